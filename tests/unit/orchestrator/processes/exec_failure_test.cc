@@ -8,10 +8,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 
+#include "common/process/process_tree.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/processes/pinned_programs.h"
 #include "process_log.h"
@@ -22,6 +26,15 @@ namespace {
 namespace fs = std::filesystem;
 
 const test_support::ProcessLog exec_failure_log("benchgate-exec-failure-test-");
+
+// This process's children, ended or not: a failed spawn's child is the one not there before.
+std::set<pid_t> own_children() {
+  std::set<pid_t> children;
+  for (const auto& process : list_processes()) {
+    if (process.ppid == ::getpid()) children.insert(process.pid);
+  }
+  return children;
+}
 
 pid_t test_pid = 0;
 std::string* handler_marker = nullptr;  // the file an atexit handler run elsewhere appends to
@@ -54,18 +67,25 @@ class ExecFailure : public ::testing::Test {
   std::string program() const { return (dir_ / "garbage").string(); }
 
   // Spawns `program()`, waits for the child to end (the spawn fails once the child has sent
-  // its errno, before the child ends: the child is the test's only child that ends), and
-  // finds no marker of the atexit handler.
+  // its errno, before the child ends), and finds no marker of the atexit handler. The child is
+  // waited for by its pid, found as the one child that was not there before the spawn: a wait
+  // for any child could take one another test of this process left, and look too early.
   void expect_no_exit_handlers_in_the_child() {
     SpawnOptions options;
     options.name = "garbage child";
     options.executable = program();
     options.stderr_log = exec_failure_log.path();
     options.capture_stdout = false;
+    const std::set<pid_t> before = own_children();
     auto child = ChildProcess::spawn(options);
     ASSERT_FALSE(child.ok());
+    std::set<pid_t> spawned;
+    const std::set<pid_t> after = own_children();
+    std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
+                        std::inserter(spawned, spawned.end()));
+    ASSERT_EQ(spawned.size(), 1u);
     siginfo_t ended{};
-    ASSERT_EQ(::waitid(P_ALL, 0, &ended, WEXITED), 0);
+    ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(*spawned.begin()), &ended, WEXITED), 0);
     EXPECT_FALSE(fs::exists(marker_));
   }
 
