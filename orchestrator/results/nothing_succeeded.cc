@@ -2,7 +2,6 @@
 #include "orchestrator/results/nothing_succeeded.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -26,15 +25,13 @@ std::string counted(uint64_t count, std::string_view one, std::string_view many)
   return count_text(count) + " " + std::string(count == 1 ? one : many);
 }
 
-// "status 1190, timeout 10", the kinds of every repetition summed, by count then name.
-std::string kinds_text(const std::vector<Repetition>& repetitions) {
-  std::map<std::string, uint64_t> sums;
-  for (const Repetition& rep : repetitions) {
-    for (const auto& [kind, count] : rep.errors) {
-      if (count > 0) sums[kind] = saturated_sum(sums[kind], count);
-    }
+// "status 1190, timeout 10": the workload's kinds as every report sums them
+// (WorkloadResult::error_kinds), by count then name; a kind that counted none is left out.
+std::string kinds_text(const WorkloadResult& workload) {
+  std::vector<std::pair<std::string, uint64_t>> kinds;
+  for (const auto& [kind, count] : workload.error_kinds()) {
+    if (count > 0) kinds.emplace_back(kind, count);
   }
-  std::vector<std::pair<std::string, uint64_t>> kinds(sums.begin(), sums.end());
   std::stable_sort(kinds.begin(), kinds.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string out;
@@ -63,7 +60,7 @@ std::string nothing_succeeded_reason(const WorkloadResult& workload) {
   return "no " + operation_noun(protocol, 1) + " succeeded in " +
          counted(workload.repetitions.size(), "repetition", "repetitions") + ": " +
          count_text(operations) + " " + operation_noun(protocol, operations) + ", " +
-         counted(errors, "error", "errors") + " (" + kinds_text(workload.repetitions) + ")";
+         counted(errors, "error", "errors") + " (" + kinds_text(workload) + ")";
 }
 
 }  // namespace benchgate::results
