@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
                  "Run every window with this external tool instead of the built-in engine "
                  "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
       ->check(CLI::IsMember({"h2load", "wrk"}));
+  std::string adapter_program;
+  app.add_option("--adapter-program", adapter_program,
+                 "With --adapter: the tool's executable to run, instead of the one found on PATH "
+                 "(`orchestrator serve` passes the one it resolved when it started)");
   std::string http1_io = "epoll";
   app.add_option("--http1-io", http1_io,
                  "How cleartext HTTP/1.1 connections wait for answers: 'epoll' (the load thread's "
@@ -114,10 +118,16 @@ int main(int argc, char** argv) {
     }
   }
   std::optional<benchgate::worker::adapters::Tool> tool;
+  if (!adapter_program.empty() && adapter.empty()) {
+    std::fprintf(stderr, "worker: --adapter-program names the tool of an --adapter; give one\n");
+    return 2;
+  }
   if (!adapter.empty()) {
-    auto located =
-        benchgate::worker::adapters::locate_tool(*benchgate::worker::adapters::tool_kind(adapter),
-                                                 std::getenv("PATH") ? std::getenv("PATH") : "");
+    const auto kind = *benchgate::worker::adapters::tool_kind(adapter);
+    auto located = adapter_program.empty()
+                       ? benchgate::worker::adapters::locate_tool(
+                             kind, std::getenv("PATH") ? std::getenv("PATH") : "")
+                       : benchgate::worker::adapters::tool_at(kind, adapter_program);
     if (!located) {
       std::fprintf(stderr, "worker: --adapter %s: %s\n", adapter.c_str(),
                    located.message().c_str());

@@ -165,6 +165,9 @@ int serve(const ServeSettings& settings) {
                                           {"--http", settings.http_listen}})) {
     return fail(*clash);
   }
+  // Once, now: every job runs these files, whatever the service's PATH finds when it starts.
+  auto adapter_programs = serve::resolve_adapter_programs(settings.allowed_commands);
+  if (!adapter_programs) return fail(adapter_programs.message());
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());
 
@@ -187,7 +190,11 @@ int serve(const ServeSettings& settings) {
   const std::string& log_dir = *made_log_dir;
   // Declared before the queue: it goes after the queue has stopped its job.
   const RemovedIfEmpty log_dir_removed(log_dir);
-  const engine::EngineOptions options = engine_options(settings.processes, log_dir);
+  engine::EngineOptions options = engine_options(settings.processes, log_dir);
+  options.adapter_programs.emplace();
+  for (const auto& [tool, program] : *adapter_programs) {
+    (*options.adapter_programs)[tool] = program.path;
+  }
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 
@@ -216,6 +223,7 @@ int serve(const ServeSettings& settings) {
                                 settings.allowed_promotions};
   // As bound: one given port 0 listens on the port the kernel chose. --listen's is known once
   // gRPC listens (listening_at below); a Submit waits for it.
+  policy.adapter_programs = *adapter_programs;
   policy.own_listeners = {{"--listen", settings.listen},
                           {"--metrics-listen", (*endpoint)->address()},
                           {"--http", pages ? pages->address() : ""}};

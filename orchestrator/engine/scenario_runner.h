@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,11 @@ struct EngineOptions {
   // worker_binary is the bundled worker, which takes --token-file: each spawned pool gets a
   // fresh random token (README "Security").
   bool authenticate_spawned_workers = false;
+  // `orchestrator serve`: each adapter's tool ("h2load", "wrk" -> an absolute path) as the
+  // service resolved it when it started, which an adapter's worker runs (`worker
+  // --adapter-program`); a tool it did not find is absent (not_configured). Unset (a local run):
+  // the worker looks its tool up on PATH.
+  std::optional<std::map<std::string, std::string>> adapter_programs;
   // Asked after every workload whether to measure it again (change gates with confirm = 1,
   // confirmation.h); null: never.
   ConfirmationHook* confirmation = nullptr;

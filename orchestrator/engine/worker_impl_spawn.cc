@@ -6,6 +6,36 @@
 
 namespace benchgate::engine {
 
+namespace {
+
+// The bundled worker around an adapter whose tool the service resolved as it started
+// (EngineOptions::adapter_programs): that file, never looked up again. One the service did not
+// find is not installed; one that is gone or no longer executable since fails the workloads, as
+// a command's program given by its path does.
+WorkerImplSpawn pinned_adapter_spawn(const std::string& name, const scenario::WorkerImpl& impl,
+                                     const EngineOptions& options, WorkerImplSpawn out) {
+  const auto found = options.adapter_programs->find(impl.adapter);
+  if (found == options.adapter_programs->end()) {
+    out.cannot_run = Error{"not_configured: worker '" + name + "': '" + impl.adapter +
+                               "' is not installed (not found on PATH when the service started)",
+                           ErrorKind::kNotConfigured};
+    return out;
+  }
+  if (auto problem = processes::program_file_problem(found->second)) {
+    out.cannot_run = Error{"worker '" + name + "': the adapter's tool '" + found->second +
+                               "' (found when the service started) " + *problem,
+                           ErrorKind::kFailed};
+    return out;
+  }
+  out.config.log_dir = own_log_folder(options.log_dir, "worker-impl-" + name);
+  out.config.worker_binary = options.worker_binary;
+  out.config.extra_args = {"--adapter", impl.adapter, "--adapter-program", found->second};
+  out.config.authenticate = options.authenticate_spawned_workers;
+  return out;
+}
+
+}  // namespace
+
 WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,
                                   const EngineOptions& options) {
   WorkerImplSpawn out;
@@ -13,6 +43,9 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
       impl.startup_timeout_ns > 0 ? impl.startup_timeout_ns : options.startup_timeout_ns);
   // An adapter's worker starts but exits at once without its tool; checking here first says
   // which program is missing instead of reporting a worker that died.
+  if (!impl.adapter.empty() && options.adapter_programs) {
+    return pinned_adapter_spawn(name, impl, options, std::move(out));
+  }
   const std::string needed = impl.adapter.empty() ? impl.command.front() : impl.adapter;
   // A program named by a path is a file the scenario names, not a program that may be
   // uninstalled: one that is missing fails the workloads using it (as a [router] command's

@@ -49,8 +49,8 @@ std::string resolved_program(const std::string& program) {
 // Calls `visit(program, what, where)` for every program a run of the scenario spawns by the name
 // the scenario holds: the program of a command system under test ([router], [routers.NAME]) and
 // of a [worker_impls.NAME] command. An adapter's tool is not among them: it is one of a fixed
-// set of names (h2load, wrk) that the bundled worker looks up on the service's own PATH, which
-// no client changes; `requires` programs are only looked up.
+// set of names (h2load, wrk), resolved once as the service starts (resolve_adapter_programs),
+// whose file the bundled worker runs; `requires` programs are only looked up.
 template <typename ScenarioT, typename Visit>
 void for_each_spawned_program(ScenarioT& s, Visit&& visit) {
   auto router = [&](auto& config, const std::string& section) {
@@ -128,8 +128,9 @@ void collect(const scenario::Scenario& scenario, std::vector<Reach>& programs,
     if (!impl.command.empty()) {
       programs.push_back({impl.command.front(), section + " command", impl.command_where});
     } else if (!impl.adapter.empty()) {
-      // The bundled worker runs the tool found on PATH: a program like any other.
-      programs.push_back({impl.adapter, section + " adapter", impl.command_where});
+      // The bundled worker runs the tool the service resolved as it started: a program like
+      // any other.
+      programs.push_back({impl.adapter, section + " adapter", impl.command_where, "", true});
     }
   }
 }
@@ -182,6 +183,32 @@ bool command_allowed(const std::string& program, const std::vector<std::string>&
   const std::string wanted = resolved_program(program);
   return std::any_of(allowed.begin(), allowed.end(),
                      [&](const std::string& a) { return resolved_program(a) == wanted; });
+}
+
+Expected<std::map<std::string, AdapterProgram>> resolve_adapter_programs(
+    const std::vector<std::string>& allowed) {
+  std::map<std::string, AdapterProgram> out;
+  for (const std::string tool : {"h2load", "wrk"}) {
+    std::string chosen, chosen_from;
+    for (const std::string& entry : allowed) {
+      const fs::path file = resolved_program(entry);
+      if (!file.is_absolute() || file.filename() != tool || file == chosen) continue;
+      if (!chosen.empty()) {
+        return Error{"--allow-command '" + shown_text(chosen_from) + "' and '" + shown_text(entry) +
+                     "' are two " + tool + " programs ('" + shown_text(chosen) + "', '" +
+                     shown_text(file.string()) +
+                     "'): an adapter runs one; allow only the one it should run"};
+      }
+      chosen = file.string();
+      chosen_from = entry;
+    }
+    if (!chosen.empty()) {
+      out[tool] = {chosen, true};
+    } else if (const std::string found = resolved_program(tool); fs::path(found).is_absolute()) {
+      out[tool] = {found, false};
+    }
+  }
+  return out;
 }
 
 void pin_programs(scenario::Scenario& scenario) {
@@ -241,7 +268,12 @@ std::string policy_violations(const scenario::Scenario& scenario, const Admissio
                           "nothing was started");
   }
   for (const Reach& program : programs_started(scenario)) {
-    if (command_allowed(program.value, policy.allowed_commands)) continue;
+    if (program.adapter_tool) {
+      const auto tool = policy.adapter_programs.find(program.value);
+      if (tool != policy.adapter_programs.end() && tool->second.allowed) continue;
+    } else if (command_allowed(program.value, policy.allowed_commands)) {
+      continue;
+    }
     out += error_line(program, program.what + " '" + program.value +
                                    "' is not allowed by this service (it runs only commands "
                                    "named with --allow-command); nothing was started");

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/util/expected.h"
 #include "orchestrator/scenario/scenario.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
@@ -44,6 +46,13 @@ inline constexpr size_t kMaxSubmittedGates = 1000;
 // (RESOURCE_EXHAUSTED, "Received message larger than max"), which `run --server` explains.
 inline constexpr size_t kMaxSubmitRequestBytes = scenario::kMaxScenarioFileBytes + (256 << 10);
 
+// An adapter's tool as `serve` resolved it when it started (resolve_adapter_programs).
+struct AdapterProgram {
+  std::string path;      // absolute, its folder's symlinks resolved
+  bool allowed = false;  // an --allow-command entry named this file then
+  bool operator==(const AdapterProgram&) const = default;
+};
+
 struct AdmissionPolicy {
   std::string scenarios_dir;
   std::vector<std::string> allowed_commands;   // executables a submitted scenario may spawn
@@ -74,6 +83,9 @@ struct AdmissionPolicy {
   // and scrapes reach one (app/router_port_clash.h): --allow-address could name it, which
   // ${port:NAME} never allocates (a port in use).
   std::vector<std::pair<const char*, std::string>> own_listeners;
+  // Each adapter's tool as the service resolved it when it started (resolve_adapter_programs):
+  // a submitted scenario's adapter is allowed when an --allow-command entry named that file then.
+  std::map<std::string, AdapterProgram> adapter_programs;
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -120,6 +132,9 @@ struct Reach {
   // names none), where that differs from `value` ("127.0.0.1:9113"): --allow-address may name
   // either.
   std::string written = {};
+  // An adapter's tool ("h2load", "wrk"), which the service runs as it resolved it when it
+  // started (AdmissionPolicy::adapter_programs), not as PATH finds `value` now.
+  bool adapter_tool = false;
 };
 
 // A new scenario key that starts a program, reaches an address or names a file belongs in the
@@ -140,6 +155,15 @@ std::vector<Reach> addresses_reached(const scenario::Scenario& scenario);
 // resolves them (a bare name on PATH), then their folders through symlinks, "." and ".." (the
 // program's own name is kept: the names of a multi-call binary are programs of their own).
 bool command_allowed(const std::string& program, const std::vector<std::string>& allowed);
+
+// Each adapter's tool ("h2load", "wrk") as `serve` resolves it once, as it starts, so that what
+// a job runs, and whether a client may run it, do not depend on what PATH finds when the job
+// is submitted or starts: the file an --allow-command entry of that name resolves to (allowed:
+// the operator named that one, on PATH or not), else the one the service's PATH finds now (for
+// the service's own scenarios; not allowed); a tool neither names is absent. Two entries of
+// one name that are two files are an error naming both.
+Expected<std::map<std::string, AdapterProgram>> resolve_adapter_programs(
+    const std::vector<std::string>& allowed);
 
 // Rewrites the program of every command a run of the scenario spawns ([router] and
 // [routers.NAME] `command`, [worker_impls.NAME] `command`) to the file command_allowed compared:

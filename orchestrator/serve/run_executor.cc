@@ -120,7 +120,8 @@ std::optional<std::string> pin_checked_programs(const scenario::Scenario& scenar
                                                 processes::PinnedPrograms& pinned) {
   const std::vector<Reach> programs = programs_started(scenario);
   // pin_programs made each program a run spawns absolute; the others (an adapter's tool) are
-  // looked up by name and never spawned by the service.
+  // the files the service resolved as it started (resolve_adapter_programs), which the bundled
+  // worker runs.
   for (const Reach& program : programs) {
     if (program.value.find('/') != std::string::npos) pinned.pin(program.value);
   }

@@ -205,7 +205,7 @@ class ServeTest(unittest.TestCase):
         os.mkdir(self.scenarios)
         self.start_service()
 
-    def start_service(self, *flags, db=None, tmpdir=None):
+    def start_service(self, *flags, db=None, tmpdir=None, env=None):
         self.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
                             "--db", db or os.path.join(self.dir, "serve.db"),
                             "--scenarios", self.scenarios,
@@ -213,6 +213,7 @@ class ServeTest(unittest.TestCase):
         self.service.env["BENCHGATE_E2E_SECRET"] = SECRET
         # The logs the service keeps of a cancelled job go under this test's folder.
         self.service.env["TMPDIR"] = tmpdir or self.dir
+        self.service.env.update(env or {})
         self.service.start()
         ready = self.service.proc.stdout.readline()
         fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
@@ -792,6 +793,47 @@ timeout = "1s"
         # The allowed sleep ran, and never listened (the client's exits at once).
         self.assertEqual(second.returncode, 3, out + err)
         self.assertIn("system under test did not start: nothing accepted connections on", err)
+        self.assert_only_the_service_runs()
+        self.stop_service()
+
+    def test_an_adapters_tool_is_the_file_found_as_the_service_started(self):
+        # The bundled worker looked its tool up on the service's PATH as each job started: a wrk
+        # put earlier on that PATH once the service ran was the one a client's job ran (and
+        # the one --allow-command wrk allowed by then).
+        self.stop_service()
+        ran = os.path.join(self.dir, "ran")
+        first, second = os.path.join(self.dir, "first"), os.path.join(self.dir, "second")
+
+        def fake_wrk(folder):
+            os.mkdir(folder)
+            path = os.path.join(folder, "wrk")
+            with open(path, "w") as f:
+                f.write(f'#!/bin/sh\necho "$0" >> {ran}\necho "wrk 4.2.0 [epoll]"\nexit 1\n')
+            os.chmod(path, 0o755)
+            return path
+
+        allowed = fake_wrk(second)
+        self.start_service("--allow-command", "wrk",
+                           env={"PATH": f"{first}:{second}:{os.environ['PATH']}"})
+        fake_wrk(first)
+        path = write_scenario(self.dir, "adapted.toml", """
+name = "adapted"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[worker_impls.tool]
+adapter = "wrk"
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+worker = "tool"
+""")
+        out, err = self.client(path).communicate(timeout=90)
+        self.assertTrue(os.path.exists(ran), out + err)
+        with open(ran) as f:
+            self.assertEqual(set(f.read().splitlines()), {allowed}, out + err)
         self.assert_only_the_service_runs()
         self.stop_service()
 

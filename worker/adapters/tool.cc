@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <vector>
 
 #include "worker/adapters/tool_runner.h"
@@ -48,12 +50,13 @@ std::string find_on_path(std::string_view name, std::string_view path_env) {
   }
 }
 
-Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env) {
-  Tool tool;
-  tool.kind = kind;
-  tool.name = kind == ToolKind::kH2load ? "h2load" : "wrk";
-  tool.path = find_on_path(tool.name, path_env);
-  if (tool.path.empty()) return Error{tool.name + " is not installed (not found on PATH)"};
+namespace {
+
+const char* name_of(ToolKind kind) { return kind == ToolKind::kH2load ? "h2load" : "wrk"; }
+
+// Asks the tool at tool.path for its version.
+Expected<Tool> with_version(Tool tool) {
+  const ToolKind kind = tool.kind;
   // h2load --version exits 0; wrk -v prints its version line, then its usage, and exits 1.
   const std::vector<std::string> argv{tool.path, kind == ToolKind::kH2load ? "--version" : "-v"};
   auto run = run_tool(argv, std::chrono::steady_clock::now() + std::chrono::seconds(10), {});
@@ -64,6 +67,25 @@ Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env) {
                  last_line(run->out.substr(0, run->out.find('\n'))) + "')"};
   }
   return tool;
+}
+
+}  // namespace
+
+Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env) {
+  Tool tool{kind, name_of(kind), find_on_path(name_of(kind), path_env), ""};
+  if (tool.path.empty()) return Error{tool.name + " is not installed (not found on PATH)"};
+  return with_version(std::move(tool));
+}
+
+Expected<Tool> tool_at(ToolKind kind, const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return Error{std::string(name_of(kind)) + " '" + path + "': " + std::strerror(errno)};
+  }
+  if (!S_ISREG(info.st_mode) || ::access(path.c_str(), X_OK) != 0) {
+    return Error{std::string(name_of(kind)) + " '" + path + "': not an executable regular file"};
+  }
+  return with_version(Tool{kind, name_of(kind), path, ""});
 }
 
 }  // namespace benchgate::worker::adapters

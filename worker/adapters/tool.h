@@ -28,6 +28,11 @@ Expected<ToolKind> tool_kind(std::string_view name);
 // "<name> is not installed (not found on PATH)" or why the version could not be read.
 Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env);
 
+// The tool at `path` (`worker --adapter-program`: the file the orchestrator chose, never looked
+// up), checked an executable regular file, and asked for its version. An error names the path
+// and what is wrong with it.
+Expected<Tool> tool_at(ToolKind kind, const std::string& path);
+
 // The directory entry of `name` on `path_env` that is an executable regular file; "" if none.
 // Empty entries are skipped (orchestrator/processes/child_process.h, find_executable, alike).
 std::string find_on_path(std::string_view name, std::string_view path_env);

@@ -293,5 +293,20 @@ TEST_F(FakeToolDir, AToolMissingFromPathIsNamedInTheError) {
   EXPECT_FALSE(locate_tool(ToolKind::kH2load, dir_).ok());
 }
 
+TEST_F(FakeToolDir, AToolAtAPathIsThatFileNeverLookedUp) {
+  // `worker --adapter-program`: the file the service resolved as it started, whatever is on
+  // PATH.
+  fake("wrk", "echo 'wrk 4.2.0 [epoll] Copyright (C) 2012 Will Glozer'; exit 1");
+  auto wrk = tool_at(ToolKind::kWrk, dir_ + "/wrk");
+  ASSERT_TRUE(wrk.ok()) << wrk.message();
+  EXPECT_EQ(wrk->path, dir_ + "/wrk");
+  EXPECT_EQ(wrk->version, "4.2.0");
+  auto missing = tool_at(ToolKind::kH2load, dir_ + "/h2load");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(), "h2load '" + dir_ + "/h2load': No such file or directory");
+  EXPECT_EQ(tool_at(ToolKind::kWrk, dir_).message(),
+            "wrk '" + dir_ + "': not an executable regular file");
+}
+
 }  // namespace
 }  // namespace benchgate::worker::adapters

@@ -119,12 +119,18 @@ TEST(Admission, AWorkerImplementationNoWorkloadUsesIsCheckedToo) {
 }
 
 TEST(Admission, TheToolOfAnAdapterMustBeAllowed) {
+  // The tool is the file the service resolved as it started (resolve_adapter_programs).
   const std::string adapter =
       "[worker_impls.h2]\nadapter = \"h2load\"\n"
       "[compare]\nworkers = [\"builtin\", \"h2\"]\n";
-  expect_denied(admit(adapter, allowing({"/bin/sh"})),
-                "[worker_impls.h2] adapter 'h2load' is not allowed");
-  expect_admitted(admit(adapter, allowing({"h2load"})));
+  AdmissionPolicy policy = allowing({"/bin/sh"});
+  policy.adapter_programs = {{"h2load", {"/usr/bin/h2load", false}}};
+  expect_denied(admit(adapter, policy), "[worker_impls.h2] adapter 'h2load' is not allowed");
+  policy.adapter_programs = {{"h2load", {"/usr/bin/h2load", true}}};
+  expect_admitted(admit(adapter, policy));
+  // One the service did not find as it started is allowed by nothing.
+  policy.adapter_programs.clear();
+  expect_denied(admit(adapter, policy), "[worker_impls.h2] adapter 'h2load' is not allowed");
 }
 
 TEST(Admission, AProgramARouterRequiresMustBeAllowed) {
@@ -229,6 +235,42 @@ TEST_F(PinnedPrograms, ABareNameIsPinnedToTheFileFoundOnPath) {
   EXPECT_EQ(pinned.front(), '/') << pinned;
   EXPECT_EQ(std::filesystem::path(pinned).filename(), "sh");
   EXPECT_TRUE(command_allowed(pinned, {"/bin/sh"}));
+}
+
+TEST_F(PinnedPrograms, AnAdaptersToolIsResolvedOnceAsTheServiceStarts) {
+  for (const char* folder : {"allowed", "own"}) {
+    std::filesystem::copy_file(path(std::string(folder) + "/tool"),
+                               path(std::string(folder) + "/wrk"));
+  }
+  const char* saved = std::getenv("PATH");
+  const std::string saved_path = saved ? saved : "";
+  ::setenv("PATH", path("allowed").c_str(), 1);
+  using Programs = std::map<std::string, AdapterProgram>;
+  // Allowed by name: the file PATH finds as the service starts. Not allowed: the same, for the
+  // service's own scenarios. Allowed by its path: that file, on PATH or not (through the link:
+  // its folder resolved). Neither: absent.
+  auto by_name = resolve_adapter_programs({"wrk"});
+  ASSERT_TRUE(by_name.ok()) << by_name.message();
+  EXPECT_EQ(*by_name, (Programs{{"wrk", {path("allowed/wrk"), true}}}));
+  EXPECT_EQ(*resolve_adapter_programs({"/bin/sh"}),
+            (Programs{{"wrk", {path("allowed/wrk"), false}}}));
+  EXPECT_EQ(*resolve_adapter_programs({path("link/wrk")}),
+            (Programs{{"wrk", {path("allowed/wrk"), true}}}));
+  // A wrk put earlier on PATH once the service started is neither the tool nor allowed: the
+  // submission is admitted by the tool resolved then, which the job runs.
+  ::setenv("PATH", (path("own") + ":" + path("allowed")).c_str(), 1);
+  AdmissionPolicy policy = allowing({"wrk"});
+  policy.adapter_programs = *by_name;
+  expect_admitted(admit("[worker_impls.w]\nadapter = \"wrk\"\n", policy));
+  // Two files of one name: which one an adapter runs is the operator's to say.
+  auto two = resolve_adapter_programs({path("allowed/wrk"), "wrk", path("link/wrk")});
+  ASSERT_FALSE(two.ok());
+  EXPECT_EQ(two.message(), "--allow-command '" + path("allowed/wrk") + "' and 'wrk' are two wrk " +
+                               "programs ('" + path("allowed/wrk") + "', '" + path("own/wrk") +
+                               "'): an adapter runs one; allow only the one it should run");
+  ::setenv("PATH", "/nonexistent", 1);
+  EXPECT_EQ(*resolve_adapter_programs({}), Programs{});
+  ::setenv("PATH", saved_path.c_str(), 1);
 }
 
 TEST_F(PinnedPrograms, AJobStartsOnlyWhileItsProgramIsStillTheFileAllowed) {
