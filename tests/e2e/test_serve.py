@@ -317,8 +317,10 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(metric_values(text, name, scenario="served"), [], name)
         self.stop_service()
 
-        # The operator's own run of the scenario (a scheduled job) holds its gate verdicts.
-        write_scenario(self.scenarios, "served.toml", GATED)
+        # The operator's own run of the scenario (a scheduled job) holds its gate verdicts: no
+        # live figure is looked at, so one short window does.
+        write_scenario(self.scenarios, "served.toml", GATED.replace(
+            'duration = "1500ms"\nrepetitions = 2', 'duration = "300ms"\nrepetitions = 1'))
         self.start_service("--every", "1h")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -701,7 +703,10 @@ class ServeTest(unittest.TestCase):
                       self.service.stderr)
 
     def test_ctrl_c_on_a_client_whose_job_waits_in_the_queue_cancels_it(self):
-        path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
+        # One 5 s window: the first job still runs while the second is submitted and cancelled
+        # (a second or less); a second window would only be waited for.
+        path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s").replace(
+            "repetitions = 2", "repetitions = 1"))
         first = self.client(path)
         self.wait_until_running("served")
         second = self.client(path)
@@ -835,6 +840,37 @@ worker = "tool"
         with open(ran) as f:
             self.assertEqual(set(f.read().splitlines()), {allowed}, out + err)
         self.assert_only_the_service_runs()
+        self.stop_service()
+
+    def test_a_submission_larger_than_a_scenario_honestly_is_is_refused(self):
+        # The service received and validated a scenario of up to 4 MiB (the loader's bound); a
+        # submitted one is at most 1 MiB, and a request past 1 MiB + 256 KiB is not read whole.
+        def padded(name, size):
+            text = SHORT.replace('name = "short"', f'name = "{name}"') + "# "
+            return write_scenario(self.dir, name + ".toml",
+                                  text + "x" * (size - len(text) - 1) + "\n")
+
+        path = padded("over_mib", (1 << 20) + 1)
+        self.assertEqual(os.path.getsize(path), (1 << 20) + 1)
+        client = self.client(path)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual((client.returncode, out, err),
+                         (2, "", f"{path}: error: the scenario is 1048577 bytes; this service "
+                             "takes a submitted scenario of at most 1048576 bytes (1 MiB); "
+                             "nothing was started: shorten it, or run it from the service's "
+                             "--scenarios folder\n"))
+        path = padded("over_request", 2 << 20)
+        client = self.client(path)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 2, err)
+        self.assertEqual(out, "")
+        self.assertRegex(err, rf"^error: service {re.escape(self.grpc)} receives at most "
+                              rf"1310720 bytes in one request, and this submission of "
+                              rf"{re.escape(path)} is \d+ \(")
+        self.assertIn("up to 1048576 bytes with the rest of its request", err)
+        self.assert_only_the_service_runs()
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM runs").fetchone(), (0,))
         self.stop_service()
 
     def test_a_childs_stderr_names_none_of_the_services_folders(self):
