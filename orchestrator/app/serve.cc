@@ -74,7 +74,7 @@ std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
   grpc::ServerBuilder builder;
   // Without SO_REUSEPORT, a second service cannot share the port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  // A 4 MiB scenario file with its name and labels (gRPC's default would be 4 MiB in all).
+  // The largest submitted scenario with its name and labels: nothing larger is read whole.
   builder.SetMaxReceiveMessageSize(static_cast<int>(serve::kMaxSubmitRequestBytes));
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);

@@ -361,6 +361,15 @@ Admission admit_content(const std::string& file_name, const std::string& text,
   // Diagnostics name the client's file; ${scenario_dir} and ${env:NAME} are refused, as they
   // would read this machine for the client.
   const std::string shown = file_name.empty() ? "submitted.toml" : file_name;
+  if (text.size() > kMaxSubmittedScenarioBytes) {
+    return {std::nullopt, Refusal::kInvalid,
+            shown + ": error: the scenario is " + std::to_string(text.size()) +
+                " bytes; this service takes a submitted scenario of at most " +
+                std::to_string(kMaxSubmittedScenarioBytes) + " bytes (" +
+                std::to_string(kMaxSubmittedScenarioBytes >> 20) +
+                " MiB); nothing was started: shorten it, or run it from the service's "
+                "--scenarios folder\n"};
+  }
   scenario::LoadOptions options;
   options.submitted = true;
   options.max_workloads = kMaxSubmittedWorkloads;

@@ -38,13 +38,19 @@ inline constexpr size_t kDefaultMaxProcesses = 64;
 // bound (README "Security").
 inline constexpr size_t kMaxSubmittedWorkloads = 1000;
 inline constexpr size_t kMaxSubmittedGates = 1000;
-// The largest request `serve` receives (its gRPC server's receive limit, for every method): a
-// scenario file of the loader's largest size (kMaxScenarioFileBytes, 4 MiB) with the rest of a
-// Submit request, whose file name (4 KiB), labels (64 of at most 1,152 bytes), commit and
-// branch (256 bytes each; job.h) fit far below the 256 KiB added. gRPC's default, 4 MiB in all,
-// refused a 4 MiB file the client had read. A larger request is refused by gRPC
-// (RESOURCE_EXHAUSTED, "Received message larger than max"), which `run --server` explains.
-inline constexpr size_t kMaxSubmitRequestBytes = scenario::kMaxScenarioFileBytes + (256 << 10);
+// The largest scenario text a client may submit (refused as kInvalid past it, naming both
+// sizes). A scenario of the largest a submission may hold, 1,000 workloads and 1,000 gates,
+// written out with headers, bodies and severities, is 297 KB (the project's largest file is
+// 3.4 KB); the loader's own bound, 4 MiB (kMaxScenarioFileBytes), let a client have the
+// service receive and validate 4 MiB, about a second and 170 MB of memory, per submission. A
+// larger file runs from the --scenarios folder or with a local `run`.
+inline constexpr size_t kMaxSubmittedScenarioBytes = size_t{1} << 20;
+// The largest request `serve` receives (its gRPC server's receive limit, for every method): the
+// largest scenario text with the rest of a Submit request, whose file name (4 KiB), labels (64
+// of at most 1,152 bytes), commit and branch (256 bytes each; job.h) fit far below the 256 KiB
+// added. A larger request is refused by gRPC before it is read whole (RESOURCE_EXHAUSTED,
+// "Received message larger than max"), which `run --server` explains.
+inline constexpr size_t kMaxSubmitRequestBytes = kMaxSubmittedScenarioBytes + (256 << 10);
 
 // An adapter's tool as `serve` resolved it when it started (resolve_adapter_programs).
 struct AdapterProgram {

@@ -106,8 +106,9 @@ void OrchestratorService::wait_for_own_ports() {
 
 grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                                          v1::SubmitResponse* response) {
-  // A slot for the validation below, which costs up to a second and 170 MB for the largest
-  // file: without the bound, clients sending such files at once took memory without end.
+  // A slot for the validation below, which costs up to half a second and 42 MB for the largest
+  // submitted scenario (1 MiB): without the bound, clients sending such files at once took
+  // memory without end.
   const std::optional<ValidationSlots::Slot> slot = validations_.acquire();
   if (!slot) {
     if (validations_.closed()) {

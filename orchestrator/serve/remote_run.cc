@@ -15,6 +15,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
@@ -65,8 +66,8 @@ void print_refusal(const std::string& server, const grpc::Status& status,
   if (over_message_limit(status) &&
       std::sscanf(message.c_str(), "Received message larger than max (%llu vs. %llu)", &sent,
                   &limit) == 2) {
-    // A service of this version receives a scenario file of the loader's largest size with the
-    // rest of its request (kMaxSubmitRequestBytes); an older one, or another program, less.
+    // A service of this version receives a submitted scenario of kMaxSubmittedScenarioBytes
+    // with the rest of its request (kMaxSubmitRequestBytes); another program, less or more.
     std::fprintf(stderr,
                  "error: service %s receives at most %llu bytes in one request, and this "
                  "submission of %s is %llu (the scenario's text with its file name, labels, "
@@ -74,7 +75,7 @@ void print_refusal(const std::string& server, const grpc::Status& status,
                  "serve` of this version receives a scenario file of up to %llu bytes with the "
                  "rest of its request)\n",
                  server.c_str(), limit, file.name.c_str(), sent,
-                 static_cast<unsigned long long>(scenario::kMaxScenarioFileBytes));
+                 static_cast<unsigned long long>(kMaxSubmittedScenarioBytes));
   } else if (not_a_service(status)) {
     std::fprintf(stderr,
                  "error: %s did not answer as an `orchestrator serve` gRPC endpoint (is it "

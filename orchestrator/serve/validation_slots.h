@@ -1,6 +1,7 @@
 // How many scenarios `orchestrator serve` validates at once. A Submit validates its scenario on
-// the gRPC thread that received it, and the largest file a client may send (4 MiB, 1.3 million
-// inline tables) takes about a second and 170 MB while it is parsed: 8 clients sending one at
+// the gRPC thread that received it, and the largest file a client may send (1 MiB,
+// kMaxSubmittedScenarioBytes: 350,000 inline tables) takes up to half a second and 42 MB while
+// it is parsed; at 4 MiB, the bound before, a second and 170 MB, and 8 clients sending one at
 // once took the service from 45 MB to 1.24 GB. Past the bound a Submit waits for a slot, a
 // little, and is then refused (RESOURCE_EXHAUSTED: the client can send it again). A slot given
 // back gives the memory its validation freed back to the system too (validation_slots.cc).

@@ -341,6 +341,23 @@ std::string with_counts(size_t workloads, size_t swept, size_t gates) {
 // A client's scenario is bounded in what it holds, counted before it is checked: a gate's glob
 // is matched against every workload, and 16,000 such gates on 16,000 workloads kept a request
 // thread busy for 16 s. At the bounds it is admitted.
+TEST(Admission, ASubmittedScenarioIsAtMostOneMiB) {
+  // The loader takes a file of 4 MiB; a client's is bounded by what a submission honestly
+  // holds (kMaxSubmittedScenarioBytes), and refused before it is parsed.
+  const std::string head = "name = \"s\"\n" + kWorkload + "# ";
+  std::string text = head + std::string(kMaxSubmittedScenarioBytes - head.size() - 1, 'x') + "\n";
+  ASSERT_EQ(text.size(), kMaxSubmittedScenarioBytes);
+  expect_admitted(admit_content("big.toml", text, allowing({})));
+  text.insert(text.size() - 1, "x");
+  const Admission a = admit_content("big.toml", text, allowing({}));
+  EXPECT_FALSE(a.scenario);
+  EXPECT_EQ(a.refusal, Refusal::kInvalid);
+  EXPECT_EQ(a.message,
+            "big.toml: error: the scenario is 1048577 bytes; this service takes a submitted "
+            "scenario of at most 1048576 bytes (1 MiB); nothing was started: shorten it, or run "
+            "it from the service's --scenarios folder\n");
+}
+
 TEST(Admission, ASubmittedScenarioHoldsAtMostTheBoundedWorkloadsAndGates) {
   const size_t workloads = kMaxSubmittedWorkloads, gates = kMaxSubmittedGates;
   ASSERT_EQ(workloads, 1000u);
