@@ -144,6 +144,20 @@ struct ChildSetup {
   void on_exec_error(bp::posix::default_launcher&, Ignored&&...) {
     ::_exit(EXIT_FAILURE);
   }
+  // In the parent, when the spawn fails: after the fork, the child sent the errno of a step
+  // before its exec or of the exec, and is ending (on_exec_error). Nobody else would wait for
+  // it: it is no ChildProcess, and reap_adopted (run as another child stops, where the guard
+  // runs) leaves the orchestrator's own group alone, where a child that failed before its
+  // setpgid still is: that one stayed a zombie until the orchestrator exited. SIGKILL bounds
+  // the wait, should it have got past its exec after all (the parent's read of the errno
+  // failed).
+  template <typename... Ignored>
+  void on_error(bp::posix::default_launcher& launcher, Ignored&&...) {
+    if (launcher.pid <= 0) return;  // no fork, or a failed one
+    ::kill(launcher.pid, SIGKILL);
+    while (::waitpid(launcher.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
 };
 
 // The names Linux may give a program started from descriptor `fd` (execveat(AT_EMPTY_PATH)):

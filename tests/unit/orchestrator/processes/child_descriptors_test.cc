@@ -4,13 +4,9 @@
 // own are 0, 1 (the pipe to the READY reader), 2 and 3 (the folder it reads).
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +15,7 @@
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/processes/pinned_programs.h"
 #include "process_log.h"
+#include "refuse_syscall.h"
 
 namespace benchgate::processes {
 namespace {
@@ -81,17 +78,7 @@ TEST(ChildProcess, NoDescriptorBetweenOrAboveTheKeptOnesReachesTheChild) {
 
 // Makes close_range(2) fail with EPERM in this process and what it starts, as an older
 // container's seccomp profile does; false when the filter cannot be installed.
-bool refuse_close_range() {
-  sock_filter filter[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
-  return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
-}
+bool refuse_close_range() { return test_support::refuse_syscall(__NR_close_range); }
 
 // Ends a death test's child with `code`, and "child saw: LINE" on stderr when the child's
 // READY line was not `expected`. _Exit runs no destructor: the log (named by the pid) is

@@ -2,9 +2,11 @@
 // pinned descriptor) ends with _exit: it runs none of the orchestrator's atexit handlers and
 // static destructors, which the fork copied. Boost 1.81's launcher calls exit(), which ran them
 // in the child: the process guard's (process_guard.cc) among them, which takes a mutex another
-// thread of the parent may have held at the fork.
+// thread of the parent may have held at the fork. And the failed spawn waits for that child,
+// whatever step of it failed: nothing else would.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/processes/pinned_programs.h"
 #include "process_log.h"
+#include "refuse_syscall.h"
 
 namespace benchgate::processes {
 namespace {
@@ -66,27 +69,36 @@ class ExecFailure : public ::testing::Test {
 
   std::string program() const { return (dir_ / "garbage").string(); }
 
-  // Spawns `program()`, waits for the child to end (the spawn fails once the child has sent
-  // its errno, before the child ends), and finds no marker of the atexit handler. The child is
-  // waited for by its pid, found as the one child that was not there before the spawn: a wait
-  // for any child could take one another test of this process left, and look too early.
-  void expect_no_exit_handlers_in_the_child() {
+  // Spawns `executable` (`program()` when empty), which fails, and returns the children of
+  // this process the spawn left: those that were not there before it. Each is waited for by
+  // its pid (a wait for any child could take one another test of this process left), so that
+  // what it ran has ended when the caller looks for its traces.
+  std::set<pid_t> children_left_by_failed_spawn(const std::string& executable = "") {
     SpawnOptions options;
     options.name = "garbage child";
-    options.executable = program();
+    options.executable = executable.empty() ? program() : executable;
     options.stderr_log = exec_failure_log.path();
     options.capture_stdout = false;
     const std::set<pid_t> before = own_children();
     auto child = ChildProcess::spawn(options);
-    ASSERT_FALSE(child.ok());
-    std::set<pid_t> spawned;
+    std::set<pid_t> left;
     const std::set<pid_t> after = own_children();
     std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
-                        std::inserter(spawned, spawned.end()));
-    ASSERT_EQ(spawned.size(), 1u);
-    siginfo_t ended{};
-    ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(*spawned.begin()), &ended, WEXITED), 0);
-    EXPECT_FALSE(fs::exists(marker_));
+                        std::inserter(left, left.end()));
+    for (const pid_t pid : left) {
+      siginfo_t ended{};
+      ::waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED);
+    }
+    EXPECT_FALSE(child.ok());
+    return left;
+  }
+
+  // Ends a death test's child, with what TearDown would remove removed (_Exit runs nothing).
+  [[noreturn]] void finish(int code) {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+    fs::remove(exec_failure_log.path(), ignored);
+    std::_Exit(code);
   }
 
   fs::path dir_;
@@ -94,14 +106,40 @@ class ExecFailure : public ::testing::Test {
 };
 
 TEST_F(ExecFailure, AChildWhoseExecOfItsPathFailsRunsNoExitHandlerOfTheParent) {
-  expect_no_exit_handlers_in_the_child();
+  children_left_by_failed_spawn();
+  EXPECT_FALSE(fs::exists(marker_));
 }
 
 TEST_F(ExecFailure, AChildWhoseExecOfAPinnedDescriptorFailsRunsNoExitHandlerOfTheParent) {
   PinnedPrograms pinned;
   pinned.pin(program());
   ASSERT_TRUE(pinned.install());
-  expect_no_exit_handlers_in_the_child();
+  children_left_by_failed_spawn();
+  EXPECT_FALSE(fs::exists(marker_));
+}
+
+// The child that sent the errno of its failed exec is waited for before the spawn returns its
+// error: it was left a zombie, a child of the orchestrator that no ChildProcess knows.
+TEST_F(ExecFailure, ASpawnWhoseExecFailsLeavesNoChild) {
+  EXPECT_EQ(children_left_by_failed_spawn().size(), 0u);
+  PinnedPrograms pinned;
+  pinned.pin(program());
+  ASSERT_TRUE(pinned.install());
+  EXPECT_EQ(children_left_by_failed_spawn().size(), 0u);
+}
+
+// A child that fails before its setpgid (refused by a seccomp filter here) is still in the
+// orchestrator's own process group, which reap_adopted leaves alone: it stayed a zombie until
+// the orchestrator exited. In a death test's child: the filter stays for the process's life.
+TEST_F(ExecFailure, ASpawnWhoseChildFailsBeforeItsOwnGroupLeavesNoChild) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!test_support::refuse_syscall(__NR_setpgid)) finish(10);
+        const std::set<pid_t> left = children_left_by_failed_spawn("/bin/true");
+        finish(left.empty() ? 0 : 11);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
