@@ -445,8 +445,13 @@ name = "bundled"
 protocol = "http1"
 target = "/bench/hello"
 """)
-        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out)
+        run.env["TMPDIR"] = out  # the logs a run error keeps
+        run.run(timeout=60)
         self.assertEqual(run.returncode, 3, run.stdout + run.stderr)  # a deadline passed
+        kept = [name for name in os.listdir(out) if name.startswith("benchgate-run-")]
+        self.assertEqual(len(kept), 1, os.listdir(out))
+        self.assertIn("worker-impl-mute", os.listdir(os.path.join(out, kept[0])))
         self.assertIn("worker 'mute' did not start within 1s (startup_timeout): worker 0 did not "
                       "print READY", run.stdout + run.stderr)
         # Its own stderr tail, from a log of its own (not the bundled pool's worker 0's), under
