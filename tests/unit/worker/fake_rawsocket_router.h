@@ -8,18 +8,25 @@
 // after its SUBSCRIBED, a HELLO before or after its WELCOME as the test asks (HelloSeen).
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -68,14 +75,24 @@ class FakeRawSocketRouter {
   // The sessions accepted so far.
   uint32_t sessions() const { return accepted_.load(); }
 
-  // Session `number`, once accepted, takes at most about `bytes` (SO_RCVBUF, which also stops the
-  // kernel growing it) that its thread has not read: a session whose on_message waits holds the
-  // worker's writes back after that much, not after what autotuning would allow. Set before the
-  // session is accepted.
-  void limit_receive_buffer(uint32_t number, int bytes) {
+  // Session `number`, once accepted, takes at most about `bytes` that its thread has not read
+  // (its SO_RCVBUF), and the worker's end of its link holds at most about `bytes` that the kernel
+  // has not sent (SO_SNDBUF on the worker's socket, which runs in this process): both stop the
+  // kernel growing them, so a session whose on_message waits holds the worker's writes back
+  // after that much, not after what autotuning up to the machine's tcp_rmem and tcp_wmem would
+  // allow. Set before the session is accepted; link_buffers() says what the kernel set.
+  void limit_link_buffers(uint32_t number, int bytes) {
     limited_session_ = number;
     limited_bytes_ = bytes;
   }
+  // The sizes the limited session's link buffers were given, read back with getsockopt when it
+  // was accepted (the kernel doubles what was asked, for its own overhead); 0 where not set: the
+  // session not accepted yet, or the worker's socket not found.
+  struct LinkBuffers {
+    int router_receive = 0;
+    int worker_send = 0;
+  };
+  LinkBuffers link_buffers() const { return {limited_receive_.load(), limited_send_.load()}; }
 
   // Closes every session that did not subscribe, as a router dropping them would.
   void close_publishers() {
@@ -132,15 +149,53 @@ class FakeRawSocketRouter {
           if (ec) return;
           --sessions_left_;
           const uint32_t number = ++accepted_;
-          if (number == limited_session_.load()) {
-            boost::system::error_code ignored;
-            socket.set_option(boost::asio::socket_base::receive_buffer_size(limited_bytes_.load()),
-                              ignored);
-          }
+          if (number == limited_session_.load()) limit_buffers(socket);
           auto link = std::make_shared<Link>(std::move(socket), number);
           session_threads_.emplace_back([this, link, number] { serve(*link, number); });
           accept();
         });
+  }
+
+  // SO_RCVBUF of the router's end, SO_SNDBUF of the worker's, each read back.
+  void limit_buffers(boost::asio::ip::tcp::socket& socket) {
+    const int bytes = limited_bytes_.load();
+    int set = 0;
+    socklen_t length = sizeof set;
+    if (::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) == 0 &&
+        ::getsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVBUF, &set, &length) == 0) {
+      limited_receive_ = set;
+    }
+    boost::system::error_code ec;
+    const int worker = socket_bound_to(socket.remote_endpoint(ec));
+    length = sizeof set;
+    if (!ec && worker >= 0 &&
+        ::setsockopt(worker, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes) == 0 &&
+        ::getsockopt(worker, SOL_SOCKET, SO_SNDBUF, &set, &length) == 0) {
+      limited_send_ = set;
+    }
+  }
+
+  // The IPv4 socket of this process bound to `local` (the worker's end of a link the router
+  // accepted), or -1.
+  static int socket_bound_to(const boost::asio::ip::tcp::endpoint& local) {
+    if (!local.address().is_v4()) return -1;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+      const std::string name = entry.path().filename().string();
+      int fd = -1;
+      if (std::from_chars(name.data(), name.data() + name.size(), fd).ec != std::errc{}) continue;
+      sockaddr_in bound{};
+      socklen_t length = sizeof bound;
+      if (::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length) != 0 ||
+          length != sizeof bound || bound.sin_family != AF_INET) {
+        continue;
+      }
+      if (ntohs(bound.sin_port) == local.port() &&
+          ntohl(bound.sin_addr.s_addr) == local.address().to_v4().to_uint()) {
+        return fd;
+      }
+    }
+    return -1;
   }
 
   static void write(Link& link, const json& message) {
@@ -211,8 +266,10 @@ class FakeRawSocketRouter {
   boost::asio::ip::tcp::acceptor acceptor_;
   uint32_t sessions_left_;  // touched on the io thread only
   std::atomic<uint32_t> accepted_{0};
-  std::atomic<uint32_t> limited_session_{0};  // limit_receive_buffer; 0: none
+  std::atomic<uint32_t> limited_session_{0};  // limit_link_buffers; 0: none
   std::atomic<int> limited_bytes_{0};
+  std::atomic<int> limited_receive_{0};  // link_buffers()
+  std::atomic<int> limited_send_{0};
   std::vector<std::thread> session_threads_;
   std::mutex subscribers_mutex_;
   std::vector<Link*> subscribers_;

@@ -114,8 +114,12 @@ class ReadingStopped {
   bool released_ = false;
 };
 
-constexpr uint32_t kCallsBehind = 16;     // of kCallBytes each: far more than the buffers hold
-constexpr uint64_t kCallBytes = 1 << 20;  // (the router's 64 KiB, the worker's 4 MiB at most)
+// Session 1's link buffers, the router's receive and the worker's send (limit_link_buffers):
+// small and fixed, where autotuning would grow them up to the machine's tcp_rmem and tcp_wmem.
+constexpr int kLinkBuffer = 64 * 1024;
+// kCallsBehind calls of kCallBytes: far more than those buffers hold (expect_the_answer_held_back).
+constexpr uint32_t kCallsBehind = 16;
+constexpr uint64_t kCallBytes = 1 << 20;
 
 // Session 1 answers its first CALL with GOODBYE and stops reading, with kCallsBehind calls of
 // kCallBytes queued ahead of the worker's answer, so that the answer is never written; session 2
@@ -136,9 +140,20 @@ struct GoodbyeThenDeaf {
         }
         reply.send(json::array({50, message[1], json::object(), message[4]}));
       }};
-  GoodbyeThenDeaf() { router.limit_receive_buffer(1, 64 * 1024); }
+  GoodbyeThenDeaf() { router.limit_link_buffers(1, kLinkBuffer); }
   // Lets session 1 read (and see the worker's close) before the router joins its thread.
   ~GoodbyeThenDeaf() { deaf.release(); }
+
+  // The calls queued ahead of the answer are far more than session 1's link holds, by its
+  // buffers as the kernel set them: so the answer was never written, and the test does not pass
+  // without the behaviour it checks (nor hangs) where a machine's buffers would take it all.
+  void expect_the_answer_held_back() const {
+    const auto buffers = router.link_buffers();
+    EXPECT_GT(buffers.router_receive, 0) << "session 1's receive buffer was not set";
+    EXPECT_GT(buffers.worker_send, 0) << "the worker's socket of session 1 was not found";
+    EXPECT_GT(uint64_t{kCallsBehind} * kCallBytes,
+              8 * static_cast<uint64_t>(buffers.router_receive + buffers.worker_send));
+  }
 
   WorkloadSpec spec() const {
     WorkloadSpec s = test_support::rpc_spec_against(router);
@@ -160,6 +175,7 @@ TEST(WampSessionEnds, AnAnswerTheRouterNeverReadsHoldsTheSessionAtMostTheAnswerW
   ASSERT_TRUE(engine);
   const WindowResult r = test_support::run(*engine, 0, 3000 * test_support::kMs);
   engine.reset();
+  fake.expect_the_answer_held_back();
   EXPECT_EQ(fake.router.sessions(), 2u);
   const std::vector<SessionEnd> expected{{"GOODBYE wamp.close.system_shutdown", 1}};
   EXPECT_EQ(r.sessions_ended, expected);
@@ -181,6 +197,7 @@ TEST(WampSessionEnds, TheNextWindowClosesALinkWhoseAnswerIsStillUnwritten) {
   const WindowResult first = test_support::run(*engine, 0, 100 * test_support::kMs);
   const WindowResult second = test_support::run(*engine, 1, 100 * test_support::kMs);
   engine.reset();
+  fake.expect_the_answer_held_back();
   const std::vector<SessionEnd> expected{{"GOODBYE wamp.close.system_shutdown", 1}};
   EXPECT_EQ(first.sessions_ended, expected);
   EXPECT_EQ(first.errors[static_cast<size_t>(ErrorKind::kProtocol)], kCallsBehind);
