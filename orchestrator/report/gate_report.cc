@@ -298,7 +298,7 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
           w.repetitions.empty() ? std::string("not measured")
                                 : fmt::format("{} ({}-{})", rate_text(ops.median),
                                               rate_text(ops.min), rate_text(ops.max)),
-          pct(50), pct(99), pct(99.9), errors ? std::to_string(*errors) : "-",
+          pct(50), pct(99), pct(99.9), errors ? results::count_text(*errors) : "-",
           flags.empty() ? "-" : markdown_cell(flags),
           w.status == results::WorkloadStatus::kOk
               ? std::string("ok")

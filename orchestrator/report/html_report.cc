@@ -90,7 +90,7 @@ std::string figures_table(const results::WorkloadResult& w) {
       "<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th>"
       "<th>router/op</th><th class=\"text\">flags</th></tr>\n";
   auto row = [&](const std::string& name, const std::string& ops, const std::string& mb, auto&& at,
-                 uint64_t errors, const std::string& router_per_op,
+                 const std::string& errors, const std::string& router_per_op,
                  const std::vector<std::string>& flags) {
     out += fmt::format(
         "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
@@ -106,7 +106,7 @@ std::string figures_table(const results::WorkloadResult& w) {
     row(
         fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
         rep.measured("bytes_received") ? format_megabytes_per_second(rep.bytes_per_second()) : "-",
-        [&](double p) { return rep.latency_at(p); }, rep.error_count(),
+        [&](double p) { return rep.latency_at(p); }, std::to_string(rep.error_count()),
         per_request ? format_duration_ns(*per_request * 1e9) : "-", rep.flags);
     // An open-loop repetition's diagnostics under its row, as the terminal prints them.
     if (w.spec.rate > 0) {
@@ -123,7 +123,8 @@ std::string figures_table(const results::WorkloadResult& w) {
         fmt::format("{} ({}-{})", rate_text(ops.median), rate_text(ops.min), rate_text(ops.max)),
         w.measured("bytes_received") ? format_megabytes_per_second(w.bytes_per_second().median)
                                      : "-",
-        [&](double p) { return w.latency_at(p); }, w.error_count(), "", w.flags());
+        [&](double p) { return w.latency_at(p); }, results::count_text(w.error_count()), "",
+        w.flags());
     // What each of its figures is, under it, as the terminal writes it.
     out += fmt::format(
         "<tr class=\"summary-definition\"><td class=\"text\"></td><td colspan=\"10\" "
@@ -352,11 +353,8 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
     }
     out += "</ul>\n";
   }
-  const std::map<std::string, uint64_t> kinds = w.error_kinds();
-  if (!kinds.empty()) {
-    std::string list;
-    for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
-    out += fmt::format("<p class=\"errors\">errors by kind:{}</p>\n", escape(list));
+  if (const std::string kinds = errors_by_kind_text(w); !kinds.empty()) {
+    out += fmt::format("<p class=\"errors\">{}</p>\n", escape(kinds));
   }
   // Why the router ended sessions, as the terminal says under its errors by kind (stored from
   // schema version 22).

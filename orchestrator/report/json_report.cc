@@ -299,6 +299,8 @@ json workload_json(const results::WorkloadResult& w) {
                      w.measured("bytes_received") ? spread(w.bytes_per_second()) : json(nullptr)},
                     {"payload_bytes_per_second", payload ? spread(*payload) : json(nullptr)},
                     {"errors", w.error_count()},
+                    // The sum stopped at its cap (results::count_capped): at least `errors`.
+                    {"errors_at_least", results::count_capped(w.error_count())},
                     {"latency", tool ? workload_tool_percentiles(w) : percentiles(w.latency)}};
     // new_connection_per_request only (docs/MEASUREMENT.md "Handshakes per second").
     const auto handshakes = w.handshakes_per_second();

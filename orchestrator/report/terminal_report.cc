@@ -277,6 +277,14 @@ std::string open_loop_text(const results::Repetition& rep) {
       latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends, rep.unsent);
 }
 
+std::string errors_by_kind_text(const results::WorkloadResult& w) {
+  std::string list;
+  for (const auto& [kind, count] : w.error_kinds()) {
+    list += fmt::format(" {}={}", kind, results::count_text(count));
+  }
+  return list.empty() ? "" : "errors by kind:" + list;
+}
+
 std::string counts_text(const results::WorkloadResult& w) {
   uint64_t router_requests = 0;
   uint64_t worker_operations = 0;
@@ -305,21 +313,24 @@ std::string counts_text(const results::WorkloadResult& w) {
                      : fmt::format("{} of them {}", uncounted,
                                    http ? "not_sent" : "not_sent or refused by the router");
   const std::string difference = count_difference(w, worker_countable, router_requests, mismatched);
+  // The sums as text: a capped one "at least N" (results::count_text).
+  const std::string operations = results::count_text(worker_operations);
+  const std::string routed = results::count_text(router_requests);
   if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
     // The operations are the events the workers expected, failures included (a refused
     // publication's, a lost one); those received intact are the successes.
     return fmt::format(
-        "events: {} counted by workers ({} received{}{}), {} delivered by the router{}",
-        worker_operations, worker_successes, not_counted.empty() ? "" : ", ", not_counted,
-        router_requests, difference);
+        "events: {} counted by workers ({} received{}{}), {} delivered by the router{}", operations,
+        results::count_text(worker_successes), not_counted.empty() ? "" : ", ", not_counted, routed,
+        difference);
   }
   const std::string aside = not_counted.empty() ? "" : " (" + not_counted + ")";
   if (http) {
-    return fmt::format("requests: {} sent by workers{}, {} counted by the router{}",
-                       worker_operations, aside, router_requests, difference);
+    return fmt::format("requests: {} sent by workers{}, {} counted by the router{}", operations,
+                       aside, routed, difference);
   }
-  return fmt::format("calls: {} made by workers{}, {} routed by the router{}", worker_operations,
-                     aside, router_requests, difference);
+  return fmt::format("calls: {} made by workers{}, {} routed by the router{}", operations, aside,
+                     routed, difference);
 }
 
 std::vector<std::string> described_workers(const std::vector<results::WorkloadResult>& workloads) {
@@ -364,7 +375,8 @@ std::string workload_table(const results::WorkloadResult& w) {
                      w.measured("bytes_received") ? format_megabytes_per_second(mb.median) : "-",
                      latency_text(w.latency_at(50)), latency_text(w.latency_at(90)),
                      latency_text(w.latency_at(99)), latency_text(w.latency_at(99.9)),
-                     latency_text(w.latency_at(100)), w.error_count(), "", join(w.flags()));
+                     latency_text(w.latency_at(100)), results::count_text(w.error_count()), "",
+                     join(w.flags()));
     // Under the row, what each of its figures is (the ops/s min-max among them), indented as
     // an open-loop repetition's diagnostics.
     out += fmt::format(
@@ -430,11 +442,8 @@ std::string workload_table(const results::WorkloadResult& w) {
   }
   if (!w.repetitions.empty()) {
     // Error kinds in full, so a non-zero count is never a mystery.
-    const std::map<std::string, uint64_t> kinds = w.error_kinds();
-    if (!kinds.empty()) {
-      std::string list;
-      for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
-      out += "  errors by kind:" + list + "\n";
+    if (const std::string kinds = errors_by_kind_text(w); !kinds.empty()) {
+      out += "  " + kinds + "\n";
     }
     out += sessions_ended_lines(w);
   }

@@ -59,6 +59,11 @@ class TerminalReport : public engine::RunObserver {
 // the uncorrected histogram (a worker that wraps a tool).
 std::string open_loop_text(const results::Repetition& repetition);
 
+// "errors by kind: status=3 timeout=2": every kind the workload's repetitions counted, summed
+// (results::WorkloadResult::error_kinds; a capped sum "at least N", results::count_text), as
+// the terminal and the HTML report write them; "" when none was counted.
+std::string errors_by_kind_text(const results::WorkloadResult& workload);
+
 // "requests: 300 sent by workers, 300 counted by the router" (for WAMP "calls: ... made by
 // workers, ... routed by the router", "events: ... counted by workers (... received), ...
 // delivered by the router": the operations, failures included, and the successes), with how

@@ -38,7 +38,7 @@ std::optional<double> median_of(std::vector<double> values) {
 
 std::string count_text(uint64_t count) {
   const std::string digits = std::to_string(count);
-  return count == std::numeric_limits<uint64_t>::max() ? "at least " + digits : digits;
+  return count_capped(count) ? "at least " + digits : digits;
 }
 
 std::string percentile_key(double percentile) {

@@ -33,9 +33,16 @@ constexpr T saturated_sum(T a, std::type_identity_t<T> b) {
   return std::numeric_limits<T>::max();
 }
 
-// A count as text. A saturated_sum stops at UINT64_MAX, so that figure may stand for any sum
-// from there up and reads "at least 18446744073709551615" (a count of exactly that is at least
-// it too); metric_figure's errors.count, a double sum, may be larger.
+// Whether a count summed by saturated_sum stopped at UINT64_MAX: it may stand for any sum from
+// there up (a count of exactly that is at least it too). The one rule for count_text and the
+// JSON report's `errors_at_least`.
+constexpr bool count_capped(uint64_t count) {
+  return count == std::numeric_limits<uint64_t>::max();
+}
+
+// A count as text: a capped one (count_capped) reads "at least 18446744073709551615", every
+// report's summed counts so (summary rows, errors by kind, the nothing-succeeded reason);
+// metric_figure's errors.count, a double sum, may be larger.
 std::string count_text(uint64_t count);
 
 // The router's own view of one measured window: differences of its counters between the

@@ -3,8 +3,13 @@
 // connection, wamp_pubsub's publications at every subscriber), and says "not configured" once.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/report/json_report.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/results/router_count.h"
 
@@ -207,9 +212,9 @@ TEST(WorkloadTable, ATransferRateNotMeasuredHasNoUnit) {
       << table;
 }
 
-// Counts summed over repetitions stop at UINT64_MAX (results::saturated_sum) rather than wrap:
-// two repetitions of 2^63 errors of a kind, or 2^63 requests each, read as 2^64 - 1, not 0.
-TEST(WorkloadTable, CountsSummedOverRepetitionsDoNotWrap) {
+// Two repetitions of 2^63 errors of a kind, or 2^63 requests each: summed, they stop at
+// UINT64_MAX (results::saturated_sum) rather than wrap round to 0.
+results::WorkloadResult capped_workload() {
   constexpr uint64_t kHalf = uint64_t{1} << 63;
   results::WorkloadResult w = counted_workload();
   w.repetitions.push_back(w.repetitions.front());
@@ -220,13 +225,61 @@ TEST(WorkloadTable, CountsSummedOverRepetitionsDoNotWrap) {
     rep.router.collected = true;
     rep.router.requests = kHalf;
   }
-  const std::string table = workload_table(w);
-  EXPECT_NE(table.find("errors by kind: status=18446744073709551615\n"), std::string::npos)
+  return w;
+}
+
+// Counts summed over repetitions read 2^64 - 1, not 0, and as what they are: at least that
+// (results::count_text), in the summary row, the errors by kind and the counts line; a
+// repetition's own count is exact.
+TEST(WorkloadTable, CountsSummedOverRepetitionsDoNotWrapAndReadAtLeast) {
+  const std::string table = workload_table(capped_workload());
+  EXPECT_NE(table.find("errors by kind: status=at least 18446744073709551615\n"), std::string::npos)
       << table;
-  EXPECT_NE(table.find("requests: 18446744073709551615 sent by workers, 18446744073709551615 "
-                       "counted by the router"),
+  EXPECT_NE(table.find("requests: at least 18446744073709551615 sent by workers, at least "
+                       "18446744073709551615 counted by the router"),
             std::string::npos)
       << table;
+  const size_t summary = table.find("  " + std::string(kSummaryRowLabel) + " ");
+  ASSERT_NE(summary, std::string::npos) << table;
+  const std::string row = table.substr(summary, table.find('\n', summary) - summary);
+  EXPECT_TRUE(row.ends_with(" at least 18446744073709551615")) << row;
+  const size_t rep = table.find("  rep 1 ");
+  ASSERT_NE(rep, std::string::npos) << table;
+  const std::string rep_row = table.substr(rep, table.find('\n', rep) - rep);
+  EXPECT_NE(rep_row.find(" 9223372036854775808 "), std::string::npos) << rep_row;
+  EXPECT_EQ(rep_row.find("at least"), std::string::npos) << rep_row;
+}
+
+// The HTML report's summary row and errors by kind, the Markdown summary's row and the JSON
+// summary (`errors_at_least`) say a capped sum is at least its figure; an exact one is not.
+TEST(WorkloadTable, ACappedSumIsAtLeastItsFigureInEveryReport) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.scenario = "s";
+  run.result.workloads.push_back(capped_workload());
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td>at least 18446744073709551615</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>9223372036854775808</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("errors by kind: status=at least 18446744073709551615</p>"),
+            std::string::npos)
+      << html;
+
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 1;
+  report.result.workloads.push_back(capped_workload());
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find(" | at least 18446744073709551615 | "), std::string::npos) << md;
+
+  const nlohmann::json summary = workload_json(capped_workload())["summary"];
+  EXPECT_EQ(summary["errors"], std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(summary["errors_at_least"], true);
+  results::WorkloadResult exact = counted_workload();
+  exact.repetitions.front().errors["status"] = 3;
+  EXPECT_EQ(workload_json(exact)["summary"]["errors"], 3u);
+  EXPECT_EQ(workload_json(exact)["summary"]["errors_at_least"], false);
+  EXPECT_EQ(workload_table(exact).find("at least"), std::string::npos) << workload_table(exact);
 }
 
 }  // namespace
