@@ -349,8 +349,16 @@ tls_version = "1.2"
              "the server selected h2 by ALPN, but an http1 workload speaks HTTP/1.1 only"),
             ('sni = "example.com"', "certificate verify failed: hostname mismatch"),
         ]
-        for keys, expected in cases:
-            path = write_scenario(directory, "s.toml", f"""
+        # One run: a failed workload leaves the next one to run, which connects afresh.
+        workloads = "".join(f"""
+[[workloads]]
+name = "h1_{i}"
+target = "/bench/hello"
+connections = 2
+tls = true
+{keys}
+""" for i, (keys, _) in enumerate(cases))
+        path = write_scenario(directory, "s.toml", """
 name = "router_tls_h1_failures"
 [router]
 tls = true
@@ -358,20 +366,18 @@ tls = true
 warmup = "0s"
 duration = "500ms"
 repetitions = 1
-[[workloads]]
-name = "h1"
-target = "/bench/hello"
-connections = 2
-tls = true
-{keys}
-""")
-            run = Run(["run", path, "--db", os.path.join(directory, "db.sqlite")])
-            run.run(timeout=120)
-            self.assertEqual(run.returncode, 3, keys + ": " + run.stdout + run.stderr)
-            self.assertEqual(run.leftovers(), [])
-            self.assertEqual(run.result_lines()[0]["status"], "failed", run.stdout)
-            self.assertRegex(run.stdout + run.stderr,
-                             r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected))
+""" + workloads)
+        out = os.path.join(directory, "out.json")
+        run = Run(["run", path, "--db", os.path.join(directory, "db.sqlite"), "--json", out])
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        self.assertEqual([(l["workload"], l["status"]) for l in run.result_lines()],
+                         [("h1_0", "failed"), ("h1_1", "failed")], run.stdout)
+        errors = [w["error"] for w in load_json(out)["scenarios"][0]["workloads"]]
+        for (keys, expected), error in zip(cases, errors, strict=True):
+            self.assertRegex(error, r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected),
+                             keys)
 
     def test_resumed_is_counted_where_wamp_reconnects_and_not_shown_where_http_keeps(self):
         """`resumed` follows one rule (docs/MEASUREMENT.md "Handshakes per second"): a
