@@ -64,6 +64,9 @@ constexpr Column<StoredWorkload> kWorkload[] = {
     field<&StoredWorkload::worker_name>("worker_name"),
     field<&StoredWorkload::worker_version>("worker_version"),
     field<&StoredWorkload::worker_threads>("worker_threads"),
+    field<&StoredWorkload::sweep_of>("sweep_of"),
+    field<&StoredWorkload::sweep_parameter>("sweep_parameter"),
+    field<&StoredWorkload::sweep_value>("sweep_value"),
 };
 
 constexpr Column<WorkloadFigure> kFigure[] = {

@@ -237,6 +237,11 @@ struct StoredWorkload {
   // Each worker's Ready.threads in worker order (schema version 24; results::WorkloadResult's
   // worker_threads); nothing where no worker was ready, or for runs stored before.
   std::optional<std::vector<int64_t>> worker_threads;
+  // The sweep it is one value of (schema version 26; scenario::Workload's sweep_of,
+  // sweep_parameter and sweep_value); nothing for a workload of no sweep, or for runs stored
+  // before.
+  std::optional<std::string> sweep_of, sweep_parameter;
+  std::optional<uint64_t> sweep_value;
   // The summary over repetitions as the store keeps it (workloads table): medians of the
   // repetitions' figures (min and max of throughput), nothing where not measured.
   int64_t repetition_count = 0;

@@ -223,6 +223,11 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   if (!workload.worker_threads.empty()) {
     w.worker_threads.emplace(workload.worker_threads.begin(), workload.worker_threads.end());
   }
+  if (!workload.spec.sweep_of.empty()) {
+    w.sweep_of = workload.spec.sweep_of;
+    w.sweep_parameter = workload.spec.sweep_parameter;
+    w.sweep_value = workload.spec.sweep_value;
+  }
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
     w.repetitions.push_back(stored_repetition(rep, workload.spec));

@@ -570,5 +570,70 @@ TEST(Migrations, TheNewestRunIndexVersionServesAStoreThatHasRuns) {
   EXPECT_EQ((*found)->params_hash, "new");
 }
 
+// Version 26 keeps earlier workloads readable, their sweep not stored, and stores the sweep a
+// workload is one value of as the scenario's expansion set it; sweep_value takes only a
+// non-negative integer.
+TEST(Migrations, TheSweepVersionKeepsEarlierWorkloadsReadableWithoutTheirSweep) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 26u);
+  ASSERT_EQ(all[25].name, "0026_workload_sweep");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v25 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 25));
+    ASSERT_TRUE(v25.ok()) << v25.message();
+    ASSERT_EQ(*v25, 25);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id, origin) VALUES (1, 's', '', '', 100, 'ok', 'abc', "
+        "'main', 1, 'local');"
+        "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status) VALUES "
+        "(1, 1, 'echo@request_bytes=64', 'http1', '{}', 'h', 'ok');";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  ASSERT_EQ(old_run->workloads.size(), 1u);
+  EXPECT_FALSE(old_run->workloads[0].sweep_of.has_value());
+  EXPECT_FALSE(old_run->workloads[0].sweep_parameter.has_value());
+  EXPECT_FALSE(old_run->workloads[0].sweep_value.has_value());
+
+  auto run = (*store)->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult swept, plain;
+  swept.spec.name = "echo@request_bytes=4096";
+  swept.spec.sweep_of = "echo";
+  swept.spec.sweep_parameter = "request_bytes";
+  swept.spec.sweep_value = 4096;
+  plain.spec.name = "hello";
+  ASSERT_TRUE((*store)->store_workload(*run, swept).ok());
+  ASSERT_TRUE((*store)->store_workload(*run, plain).ok());
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  ASSERT_EQ(detail->workloads.size(), 2u);
+  EXPECT_EQ(detail->workloads[0].sweep_of, "echo");
+  EXPECT_EQ(detail->workloads[0].sweep_parameter, "request_bytes");
+  EXPECT_EQ(detail->workloads[0].sweep_value, 4096u);
+  // A workload of no sweep stores none (NULL, as a run stored before).
+  EXPECT_FALSE(detail->workloads[1].sweep_of.has_value());
+  EXPECT_FALSE(detail->workloads[1].sweep_parameter.has_value());
+  EXPECT_FALSE(detail->workloads[1].sweep_value.has_value());
+  EXPECT_EQ(query_int((*store)->database(),
+                      "SELECT count(*) FROM workloads WHERE sweep_of IS NULL AND sweep_parameter "
+                      "IS NULL AND sweep_value IS NULL"),
+            2);
+  for (const char* value : {"'large'", "-1", "2.5"}) {
+    const std::string sql = std::string("UPDATE workloads SET sweep_value = ") + value;
+    EXPECT_FALSE((*store)->database().exec(sql.c_str()).ok()) << value;
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::store

@@ -166,6 +166,9 @@ StoredWorkload workload_row(int n) {
   w.worker_name = "worker-impl-" + std::to_string(n);
   w.worker_version = "1." + std::to_string(n);
   w.worker_threads = std::vector<int64_t>{n, 1};
+  w.sweep_of = "base-" + std::to_string(n);
+  w.sweep_parameter = n == 1 ? "request_bytes" : "rate";
+  w.sweep_value = 64 + n;
   return w;
 }
 
