@@ -248,6 +248,14 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
       w.spec.protocol = protocol(stored.protocol);
       reconnects_as_stored(stored.params_json, w.spec);
     }
+    // The sweep it is a value of, as stored from schema version 26: the scenario text loaded
+    // again gives it only where the text still loads here (a `${env:NAME}` unset, a `ca_file`
+    // not there and it does not). A run stored before has the text's, or none.
+    if (stored.sweep_of && stored.sweep_parameter && stored.sweep_value) {
+      w.spec.sweep_of = *stored.sweep_of;
+      w.spec.sweep_parameter = *stored.sweep_parameter;
+      w.spec.sweep_value = *stored.sweep_value;
+    }
     w.variant = stored.variant;
     w.status = status(stored.status);
     w.error = stored.error;

@@ -6,7 +6,8 @@ exist fails the run; calibrate names a paired gate that asks for less than its p
 paired gates judge one variant against another in the same run (a router that spins 2 ms per
 request against one that does not). WAMP workloads compare a command router at its own rawsocket_address and
 websocket_address, and one without them is told which key to give. A tiny sweep prints a fitted
-model. Variants that do not start are test_compare_startup's.
+model, and `report RUN` draws it where the run's text no longer loads. Variants that do not
+start are test_compare_startup's.
 Checks order, counts and verdicts on a difference far past the gates' 20%, never speed."""
 import os
 import shutil
@@ -384,6 +385,29 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
         self.assertIn("R^2", run.stdout)
         sweeps = load_json(out)["scenarios"][0]["sweeps"]
         self.assertEqual(sweeps[0]["n"], [64, 4096, 65536])
+
+    def test_a_stored_sweeps_reports_fit_its_model_where_its_text_no_longer_loads(self):
+        # `report RUN` loads the run's scenario text again, which reads an environment variable
+        # unset where the report is made: the store's own record of the sweep (schema version
+        # 26) is what makes its points a sweep again. The old code drew no sweep chart.
+        text = SWEEP.replace('target = "/bench/echo"', 'target = "${env:BENCHGATE_E2E_SWEEP}"')
+        path = write_scenario(self.dir, "scenario.toml", text)
+        self.db = os.path.join(self.dir, "bench.db")
+        run = Run(["run", path, "--db", self.db])
+        run.env["BENCHGATE_E2E_SWEEP"] = "/bench/echo"
+        self.runs.append(run)
+        run.run(timeout=200)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(len(tagged_lines(run.stdout, "SWEEP")), 1, run.stdout)
+        html = os.path.join(self.dir, "run.html")
+        report = Run(["report", "1", "--db", self.db, "--html", html])
+        report.env.pop("BENCHGATE_E2E_SWEEP", None)
+        report.run()
+        self.assertEqual(report.returncode, 0, report.stdout + report.stderr)
+        with open(html) as f:
+            page = f.read()
+        self.assertEqual(page.count('data-chart="sweep"'), 1)
+        self.assertIn("sweep echo [default]: p50 against request_bytes", page)
 
 
 if __name__ == "__main__":

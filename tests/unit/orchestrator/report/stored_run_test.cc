@@ -8,6 +8,7 @@
 
 #include "common/units/units.h"
 #include "common/util/text_lines.h"
+#include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
@@ -667,6 +668,63 @@ TEST_F(StoredRun, SessionsEndedOfARunStoredBeforeTheyWereAreSaidNotStored) {
   // A window without protocol errors had no session to end: nothing to say of it.
   ASSERT_TRUE(store_->database().exec("UPDATE repetitions SET errors_by_kind = '{}'").ok());
   EXPECT_EQ(sessions_ended_lines(result_from_store(*store_->get_run(id)).workloads.at(0)), "");
+}
+
+// A sweep's workloads, stored, are its sweep again when the run's scenario text does not load
+// here (a `${env:NAME}` unset; here a text that defines none of them): every stored-run report
+// (HTML, `gate RUN`'s outputs) fits the model the live run printed. A run stored before schema
+// version 26 kept no sweep, and its text gives none: no sweep, no invented one.
+TEST_F(StoredRun, ASweepsWorkloadsAreItsSweepAgainWithoutTheScenarioText) {
+  store::RunInfo info;
+  info.scenario = "stored";
+  info.scenario_text = "name = \"stored\"\n";  // defines none of the workloads
+  info.testbed.host = "bench-host-1";
+  auto id = store_->begin_run(info);
+  ASSERT_TRUE(id.ok()) << id.message();
+  engine::ScenarioResult live;
+  live.scenario = "stored";
+  for (const uint64_t n : {64, 4096, 65536}) {
+    results::WorkloadResult w = sampled_workload();
+    w.spec.name = "echo@request_bytes=" + std::to_string(n);
+    w.variant = "default";
+    w.spec.sweep_of = "echo";
+    w.spec.sweep_parameter = "request_bytes";
+    w.spec.sweep_value = n;
+    // A cost growing with n, so that the fit and the exponent are figures.
+    w.latency = HdrHistogram();
+    for (auto& rep : w.repetitions) {
+      rep.latency = HdrHistogram();
+      rep.latency.record_n(static_cast<int64_t>(20'000 + n * 10), 1000);
+      w.latency.add(rep.latency);
+    }
+    ASSERT_TRUE(store_->store_workload(*id, w).ok()) << w.spec.name;
+    live.workloads.push_back(std::move(w));
+  }
+  ASSERT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+  const auto live_sweeps = sweeps(live);
+  ASSERT_EQ(live_sweeps.size(), 1u);
+
+  const engine::ScenarioResult restored = result_from_store(*store_->get_run(*id));
+  ASSERT_EQ(restored.workloads.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(restored.workloads[i].spec.sweep_of, live.workloads[i].spec.sweep_of);
+    EXPECT_EQ(restored.workloads[i].spec.sweep_parameter, live.workloads[i].spec.sweep_parameter);
+    EXPECT_EQ(restored.workloads[i].spec.sweep_value, live.workloads[i].spec.sweep_value);
+  }
+  const auto restored_sweeps = sweeps(restored);
+  ASSERT_EQ(restored_sweeps.size(), 1u);
+  EXPECT_EQ(restored_sweeps[0].n, (std::vector<double>{64, 4096, 65536}));
+  EXPECT_EQ(sweep_line("stored", restored_sweeps[0]), sweep_line("stored", live_sweeps[0]));
+  HtmlRun run;
+  run.result = restored;
+  EXPECT_NE(html_document({run}).find("data-chart=\"sweep\""), std::string::npos);
+
+  ASSERT_TRUE(store_->database()
+                  .exec("UPDATE workloads SET sweep_of = NULL, sweep_parameter = NULL, "
+                        "sweep_value = NULL")
+                  .ok());
+  const engine::ScenarioResult before = result_from_store(*store_->get_run(*id));
+  EXPECT_TRUE(sweeps(before).empty());
 }
 
 }  // namespace
