@@ -183,10 +183,24 @@ std::vector<std::string> unindented_lines(std::string_view lines) {
 // flagged router_count_mismatch.
 static std::string count_difference(const results::WorkloadResult& w, uint64_t workers,
                                     uint64_t router, size_t mismatched_windows) {
-  if (workers == router) return "";
-  const uint64_t apart = workers > router ? workers - router : router - workers;
   // The engine's bound (scenario::Workload::operations_in_flight), so that the two agree.
   const uint64_t in_flight = w.spec.operations_in_flight();
+  const bool workers_capped = results::count_capped(workers);
+  if (workers_capped || results::count_capped(router)) {
+    // A capped sum stands for any count from 2^64 - 1 up (results::count_capped): a difference
+    // taken from it, or their being equal, would be made up. Each window's own check stands.
+    const char* capped = workers == router ? "both counts"
+                         : workers_capped  ? "the workers' count"
+                                           : "the router's count";
+    const std::string flagged = mismatched_windows == 0
+                                    ? ""
+                                    : fmt::format("; router_count_mismatch in {} of {} windows",
+                                                  mismatched_windows, w.repetitions.size());
+    return fmt::format(" (not compared: {} reached 2^64 - 1, where a sum over repetitions stops{})",
+                       capped, flagged);
+  }
+  if (workers == router) return "";
+  const uint64_t apart = workers > router ? workers - router : router - workers;
   if (mismatched_windows > 0) {
     return fmt::format(
         " ({} apart: router_count_mismatch in {} of {} windows, more than the {} "
@@ -290,6 +304,7 @@ std::string counts_text(const results::WorkloadResult& w) {
   uint64_t worker_operations = 0;
   uint64_t worker_successes = 0;
   uint64_t worker_countable = 0;  // compared with the router's (results/router_count.h)
+  uint64_t uncounted = 0;         // what the router never counted: not sent, or (WAMP) refused
   bool router_counted = !w.repetitions.empty();
   size_t mismatched = 0;
   for (const auto& rep : w.repetitions) {
@@ -298,19 +313,18 @@ std::string counts_text(const results::WorkloadResult& w) {
     worker_successes = results::saturated_sum(worker_successes, rep.successes);
     worker_countable =
         results::saturated_sum(worker_countable, results::router_countable_operations(w.spec, rep));
+    uncounted =
+        results::saturated_sum(uncounted, results::router_uncounted_operations(w.spec, rep));
     router_counted = router_counted && rep.router.collected;
     for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
   }
   if (!router_counted) return "";
-  // What the router never counted: not sent, or (WAMP) refused with an ERROR.
-  // Each repetition's countable operations are some of its operations; a saturated sum of
-  // operations may make the difference smaller, never negative.
-  const uint64_t uncounted =
-      worker_operations > worker_countable ? worker_operations - worker_countable : 0;
+  // The uncounted summed as such, never the operations less the countable: a capped sum of
+  // operations less another sum would say fewer than the errors by kind count.
   const bool http = scenario::is_http(w.spec.protocol);
   const std::string not_counted =
       uncounted == 0 ? ""
-                     : fmt::format("{} of them {}", uncounted,
+                     : fmt::format("{} of them {}", results::count_text(uncounted),
                                    http ? "not_sent" : "not_sent or refused by the router");
   const std::string difference = count_difference(w, worker_countable, router_requests, mismatched);
   // The sums as text: a capped one "at least N" (results::count_text).

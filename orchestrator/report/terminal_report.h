@@ -70,7 +70,9 @@ std::string errors_by_kind_text(const results::WorkloadResult& workload);
 // many of the operations the router could not count ("(4 of them not_sent)", on WAMP "not_sent
 // or refused by the router") and why the rest and the router's count differ where they do
 // (results::router_count_mismatch), over every repetition; "" when the router did not count
-// every repetition (or none was measured).
+// every repetition (or none was measured). A sum that stopped at 2^64 - 1 reads "at least"
+// (results::count_text), and where either side's did the two are not compared ("(not compared:
+// the workers' count reached 2^64 - 1, ...)").
 std::string counts_text(const results::WorkloadResult& workload);
 
 // The lines the terminal prints under a workload's table, which the HTML report shows too, from

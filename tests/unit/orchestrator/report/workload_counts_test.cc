@@ -282,5 +282,62 @@ TEST(WorkloadTable, ACappedSumIsAtLeastItsFigureInEveryReport) {
   EXPECT_EQ(workload_table(exact).find("at least"), std::string::npos) << workload_table(exact);
 }
 
+// What the router never counted is summed as such (2 not_sent over two repetitions of 2^63
+// operations, as the errors by kind say), never a capped sum of operations less the countable
+// ones (before: "1 of them not_sent").
+TEST(WorkloadTable, TheUncountedAreSummedNotTakenFromACappedSum) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  results::WorkloadResult w = capped_workload();
+  for (auto& rep : w.repetitions) {
+    rep.errors = {{"not_sent", 1}};
+    rep.router.requests = kHalf - 1;
+  }
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  requests: at least 18446744073709551615 sent by workers (2 of them "
+                       "not_sent), 18446744073709551614 counted by the router\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("errors by kind: not_sent=2\n"), std::string::npos) << table;
+}
+
+// Where either side's sum stopped at 2^64 - 1 (results::count_capped) the report states no
+// difference, in the terminal and the HTML report alike: the router's 2^63 and 2^63 - 5 against
+// the workers' capped sum were "4 apart", where the workers counted at least 5 more; both capped
+// read as agreeing.
+TEST(WorkloadTable, ACappedSumIsNotComparedWithTheRoutersCount) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  results::WorkloadResult w = capped_workload();
+  w.repetitions[1].router.requests = kHalf - 5;
+  EXPECT_EQ(counts_text(w),
+            "requests: at least 18446744073709551615 sent by workers, 18446744073709551611 "
+            "counted by the router (not compared: the workers' count reached 2^64 - 1, where a "
+            "sum over repetitions stops)");
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.scenario = "s";
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("counted by the router (not compared: the workers&#39; count reached 2^64 - "
+                      "1, where a sum over repetitions stops)</p>"),
+            std::string::npos)
+      << html;
+
+  EXPECT_EQ(counts_text(capped_workload()),
+            "requests: at least 18446744073709551615 sent by workers, at least "
+            "18446744073709551615 counted by the router (not compared: both counts reached 2^64 - "
+            "1, where a sum over repetitions stops)");
+
+  // The router's side capped, and a window the engine flagged: the flag is still said.
+  w = capped_workload();
+  for (auto& rep : w.repetitions) rep.errors = {{"not_sent", 1}};
+  w.repetitions[1].flags = {"router_count_mismatch"};
+  EXPECT_EQ(counts_text(w),
+            "requests: at least 18446744073709551615 sent by workers (2 of them not_sent), at "
+            "least 18446744073709551615 counted by the router (not compared: the router's count "
+            "reached 2^64 - 1, where a sum over repetitions stops; router_count_mismatch in 1 of "
+            "2 windows)");
+}
+
 }  // namespace
 }  // namespace benchgate::report
