@@ -122,6 +122,9 @@ TEST(RunBound, AWorkloadAConfirmingGateJudgesCountsTwice) {
 AdmissionPolicy at_most_processes(size_t processes) {
   AdmissionPolicy policy;
   policy.allowed_commands = {"/bin/true", "wrk"};
+  // As the service resolves `--allow-command wrk` as it starts (resolve_adapter_programs): the
+  // adapter's tool is checked against that, not against the list.
+  policy.adapter_programs = {{"wrk", {"/usr/bin/wrk", true}}};
   policy.max_processes = processes;
   return policy;
 }
