@@ -64,12 +64,14 @@ int main(int argc, char** argv) {
   std::string adapter;
   app.add_option("--adapter", adapter,
                  "Run every window with this external tool instead of the built-in engine "
-                 "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
+                 "(found on PATH, or the file --adapter-program names; "
+                 "docs/WORKER_PROTOCOL.md, Adapters)")
       ->check(CLI::IsMember({"h2load", "wrk"}));
   std::string adapter_program;
   app.add_option("--adapter-program", adapter_program,
-                 "With --adapter: the tool's executable to run, instead of the one found on PATH "
-                 "(`orchestrator serve` passes the one it resolved when it started)");
+                 "With --adapter: the tool's executable to run, a file of the tool's own name, "
+                 "instead of the one found on PATH (`orchestrator serve` passes the one it "
+                 "resolved when it started)");
   std::string http1_io = "epoll";
   app.add_option("--http1-io", http1_io,
                  "How cleartext HTTP/1.1 connections wait for answers: 'epoll' (the load thread's "

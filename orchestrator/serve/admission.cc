@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "common/net/host_port.h"
 #include "common/security/token.h"
@@ -165,6 +166,49 @@ std::string error_line(const Reach& reach, const std::string& message) {
   return scenario::Diagnostic{reach.where, message}.format() + "\n";
 }
 
+// The bundled worker's options that pick the program it runs in place of its own engine. An
+// adapter's tool is the file the service resolved as it started, given by the service alone:
+// a submitted command that carried them would run, as the worker an operator allowed, whatever
+// file it named (`--adapter-program /any/file`) or the tool found on PATH now (`--adapter`).
+// Refused in every submitted command, whatever its program: a copy or link of the worker
+// under another name takes them just the same.
+std::optional<std::string> adapter_option_in(const std::vector<std::string>& command) {
+  for (size_t i = 1; i < command.size(); ++i) {
+    for (const std::string_view option : {"--adapter", "--adapter-program"}) {
+      const std::string_view arg = command[i];
+      if (arg == option ||
+          (arg.starts_with(option) && arg.size() > option.size() && arg[option.size()] == '=')) {
+        return std::string(option);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void add_adapter_option_errors(const scenario::Scenario& s, std::string& out) {
+  auto check = [&](const std::vector<std::string>& command, const std::string& what,
+                   const scenario::Location& where) {
+    if (auto option = adapter_option_in(command)) {
+      out += error_line({*option, what, where},
+                        what + " carries '" + *option +
+                            "': a submitted scenario may not choose the program an adapter runs "
+                            "(write `adapter = \"h2load\"` or `adapter = \"wrk\"` in "
+                            "[worker_impls.NAME]: the service runs the tool it resolved as it "
+                            "started); nothing was started");
+    }
+  };
+  auto router = [&](const scenario::RouterConfig& config, const std::string& section) {
+    if (config.impl == scenario::RouterImpl::kCommand) {
+      check(config.command, section + " command", config.at("command"));
+    }
+  };
+  router(s.router, "[router]");
+  for (const auto& [name, config] : s.routers) router(config, "[routers." + name + "]");
+  for (const auto& [name, impl] : s.worker_impls) {
+    check(impl.command, "[worker_impls." + name + "] command", impl.command_where);
+  }
+}
+
 }  // namespace
 
 std::vector<Reach> programs_started(const scenario::Scenario& scenario) {
@@ -278,6 +322,7 @@ std::string policy_violations(const scenario::Scenario& scenario, const Admissio
                                    "' is not allowed by this service (it runs only commands "
                                    "named with --allow-command); nothing was started");
   }
+  add_adapter_option_errors(scenario, out);
   for (const Reach& address : addresses_reached(scenario)) {
     if (address_allowed(address.value, scenario, policy.allowed_addresses)) continue;
     if (!address.written.empty() &&

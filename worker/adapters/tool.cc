@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "worker/adapters/tool_runner.h"
@@ -84,6 +85,12 @@ Expected<Tool> tool_at(ToolKind kind, const std::string& path) {
   }
   if (!S_ISREG(info.st_mode) || ::access(path.c_str(), X_OK) != 0) {
     return Error{std::string(name_of(kind)) + " '" + path + "': not an executable regular file"};
+  }
+  // The service resolves only files of the tool's own name (resolve_adapter_programs); any
+  // other file is not that tool, whoever named it.
+  if (std::filesystem::path(path).filename() != name_of(kind)) {
+    return Error{std::string(name_of(kind)) + " '" + path + "': not a file named " +
+                 std::string(name_of(kind))};
   }
   return with_version(Tool{kind, name_of(kind), path, ""});
 }

@@ -306,6 +306,10 @@ TEST_F(FakeToolDir, AToolAtAPathIsThatFileNeverLookedUp) {
   EXPECT_EQ(missing.message(), "h2load '" + dir_ + "/h2load': No such file or directory");
   EXPECT_EQ(tool_at(ToolKind::kWrk, dir_).message(),
             "wrk '" + dir_ + "': not an executable regular file");
+  // A file of another name is not the tool, whoever named it (review of 222b9ec2).
+  fake("curl", "echo 'wrk 4.2.0 [epoll] Copyright (C) 2012 Will Glozer'; exit 1");
+  EXPECT_EQ(tool_at(ToolKind::kWrk, dir_ + "/curl").message(),
+            "wrk '" + dir_ + "/curl': not a file named wrk");
 }
 
 }  // namespace

@@ -113,6 +113,31 @@ TEST(Admission, AWorkerImplementationCommandMustBeAllowed) {
   expect_admitted(admit(kWorkerCommand, allowing({"/bin/sh"})));
 }
 
+TEST(Admission, ASubmittedCommandMayNotChooseTheProgramAnAdapterRuns) {
+  // Allowing the worker must not let a client run any file as its "wrk" (review of 222b9ec2):
+  // the tool is the one the service resolved as it started, never named by a command.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"--adapter-program\", \"/usr/bin/curl\"", "--adapter-program"},
+      {"\"--adapter-program=/usr/bin/curl\"", "--adapter-program"},
+      {"\"--adapter\", \"wrk\"", "--adapter"},
+      {"\"--adapter=h2load\"", "--adapter"}};
+  for (const auto& [option, name] : cases) {
+    const std::string worker = "[worker_impls.w]\ncommand = [\"/bin/sh\", \"-x\", " + option +
+                               "]\n[compare]\nworkers = [\"builtin\", \"w\"]\n";
+    expect_denied(admit(worker, allowing({"/bin/sh"})),
+                  "[worker_impls.w] command carries '" + name + "': a submitted scenario");
+    std::string router = kComparedRouters;
+    router.replace(router.find("\"-c\""), 4, option);
+    expect_denied(admit(router, allowing({"/bin/sh"})),
+                  "client.toml:7:11: error: [routers.theirs] command carries '" + name + "'");
+  }
+  // An option that only begins the same is another option.
+  expect_admitted(
+      admit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"--adapters\"]\n"
+            "[compare]\nworkers = [\"builtin\", \"w\"]\n",
+            allowing({"/bin/sh"})));
+}
+
 TEST(Admission, AWorkerImplementationNoWorkloadUsesIsCheckedToo) {
   expect_denied(admit("[worker_impls.idle]\ncommand = [\"/bin/sh\"]\n", allowing({})),
                 "[worker_impls.idle] command '/bin/sh' is not allowed");
