@@ -388,8 +388,12 @@ name = "bundled"
 protocol = "http1"
 target = "/bench/hello"
 """)
-        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out)
+        run.env["TMPDIR"] = out  # the logs a run error keeps
+        run.run(timeout=60)
         self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(len([n for n in os.listdir(out) if n.startswith("benchgate-run-")]), 1,
+                         os.listdir(out))
         self.assertIn("worker 'typo': the command's program './no-such-folder/worker' (a relative "
                       "path, resolved against the working directory " + os.path.realpath(out) +
                       ") does not exist", run.stdout + run.stderr)
@@ -416,8 +420,12 @@ name = "hello"
 protocol = "http1"
 target = "/bench/hello"
 """ % missing)
-        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out)
+        run.env["TMPDIR"] = out  # the logs a run error keeps
+        run.run(timeout=60)
         self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(len([n for n in os.listdir(out) if n.startswith("benchgate-run-")]), 1,
+                         os.listdir(out))
         self.assertIn("worker 'cand': the command's program '%s' does not exist" % missing,
                       run.stdout + run.stderr)
         statuses = {line["variant"]: line["status"] for line in run.result_lines()}
