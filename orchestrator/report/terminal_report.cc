@@ -138,7 +138,8 @@ std::string callee_line(const results::WorkloadResult& w) {
   }
   return fmt::format(
       "  callees: {} session(s) (invoke {}), {} invocations; per session, by repetition: {}\n",
-      w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, ranges);
+      w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, results::count_text(all),
+      ranges);
 }
 
 std::string not_measured_lines(const results::WorkloadResult& w) {
@@ -221,7 +222,7 @@ std::string session_setup_line(const results::WorkloadResult& w) {
       count = results::saturated_sum(count, rep.stored_sessions.value_or(0));
     }
     if (count == 0) return "";
-    return fmt::format("  sessions: {} set up; connect to WELCOME {}\n", count,
+    return fmt::format("  sessions: {} set up; connect to WELCOME {}\n", results::count_text(count),
                        kPercentilesNotStored);
   }
   if (!sessions || sessions->total_count() == 0) return "";
@@ -246,7 +247,7 @@ std::string connection_lines(const results::WorkloadResult& w) {
   }
   const auto setup = w.setup();
   if (setup && setup->connections > 0) {
-    out += fmt::format("  connections: {} set up", setup->connections);
+    out += fmt::format("  connections: {} set up", results::count_text(setup->connections));
     if (not_stored(w, "setup")) {
       out += fmt::format("; connect, TLS handshake and first byte {}", kPercentilesNotStored);
     } else {
@@ -268,7 +269,8 @@ std::string connection_lines(const results::WorkloadResult& w) {
           "connection per request",
           rate_text(rate->median), rate_text(rate->min), rate_text(rate->max));
       if (setup->handshakes > 0) {
-        out += fmt::format("; {} of {} TLS handshakes resumed", setup->resumed, setup->handshakes);
+        out += fmt::format("; {} of {} TLS handshakes resumed", results::count_text(setup->resumed),
+                           results::count_text(setup->handshakes));
       }
       out += "\n";
       return out;
@@ -278,7 +280,8 @@ std::string connection_lines(const results::WorkloadResult& w) {
   // sessions timed only as a whole).
   if (const auto resumed =
           setup ? results::resumed_handshakes(w.spec, *setup) : std::optional<uint64_t>()) {
-    out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
+    out += fmt::format("  resumed: {} of {} TLS handshakes\n", results::count_text(*resumed),
+                       results::count_text(setup->handshakes));
   }
   return out;
 }

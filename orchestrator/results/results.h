@@ -41,8 +41,9 @@ constexpr bool count_capped(uint64_t count) {
 }
 
 // A count as text: a capped one (count_capped) reads "at least 18446744073709551615", every
-// report's summed counts so (summary rows, errors by kind, the nothing-succeeded reason);
-// metric_figure's errors.count, a double sum, may be larger.
+// report's summed counts so (summary rows, errors by kind, the nothing-succeeded reason, the
+// counts, connections, handshakes, sessions and callees lines); metric_figure's errors.count, a
+// double sum, may be larger.
 std::string count_text(uint64_t count);
 
 // The router's own view of one measured window: differences of its counters between the

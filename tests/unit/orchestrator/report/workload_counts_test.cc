@@ -339,5 +339,61 @@ TEST(WorkloadTable, ACappedSumIsNotComparedWithTheRoutersCount) {
             "2 windows)");
 }
 
+// The connections, TLS handshakes and resumed ones, the WAMP sessions and the callees'
+// invocations summed over repetitions read "at least" where the sum stopped at 2^64 - 1
+// (results::count_text), as every other summed count does, and the HTML report says so too.
+TEST(WorkloadTable, EveryOtherSummedCountReadsAtLeastWhereItStopped) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  const std::string capped = "at least 18446744073709551615";
+  results::WorkloadResult w = capped_workload();
+  w.spec.new_connection_per_request = true;
+  for (auto& rep : w.repetitions) {
+    rep.setup.emplace();
+    rep.setup->connections = rep.setup->handshakes = rep.setup->resumed = kHalf;
+    rep.setup->connect.record(40'000);
+    rep.window_connections = 1000;
+  }
+  const std::string lines = connection_lines(w);
+  EXPECT_NE(lines.find("  connections: " + capped + " set up; connect p50 "), std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find("; " + capped + " of " + capped + " TLS handshakes resumed\n"),
+            std::string::npos)
+      << lines;
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.scenario = "s";
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<p class=\"detail\">connections: " + capped + " set up; "),
+            std::string::npos)
+      << html;
+
+  // A WAMP workload's handshakes, counted apart from its sessions.
+  w.spec.protocol = scenario::Protocol::kWampTransfer;
+  for (auto& rep : w.repetitions) rep.setup->connections = 0;
+  EXPECT_EQ(connection_lines(w), "  resumed: " + capped + " of " + capped + " TLS handshakes\n");
+
+  // Sessions of a run stored before schema version 21 (their count only).
+  w = capped_workload();
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  for (auto& rep : w.repetitions) {
+    rep.not_stored.insert("session_setup");
+    rep.stored_sessions = kHalf;
+  }
+  EXPECT_TRUE(session_setup_line(w).starts_with("  sessions: " + capped + " set up; "))
+      << session_setup_line(w);
+
+  w = capped_workload();
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.spec.wamp.callee = "worker";
+  w.spec.wamp.invoke = "single";
+  for (auto& rep : w.repetitions) rep.callee_invocations = {kHalf};
+  EXPECT_EQ(callee_line(w), "  callees: 1 session(s) (invoke single), " + capped +
+                                " invocations; per session, by repetition: "
+                                "9223372036854775808-9223372036854775808, "
+                                "9223372036854775808-9223372036854775808\n");
+}
+
 }  // namespace
 }  // namespace benchgate::report
