@@ -267,8 +267,11 @@ TEST_F(PinnedPrograms, AnAdaptersToolIsResolvedOnceAsTheServiceStarts) {
     std::filesystem::copy_file(path(std::string(folder) + "/tool"),
                                path(std::string(folder) + "/wrk"));
   }
-  const char* saved = std::getenv("PATH");
-  const std::string saved_path = saved ? saved : "";
+  // PATH is put back however the test ends (an ASSERT returns early), for the tests after it.
+  struct RestorePath {
+    std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ~RestorePath() { ::setenv("PATH", saved.c_str(), 1); }
+  } restore_path;
   ::setenv("PATH", path("allowed").c_str(), 1);
   using Programs = std::map<std::string, AdapterProgram>;
   // Allowed by name: the file PATH finds as the service starts. Not allowed: the same, for the
@@ -277,10 +280,12 @@ TEST_F(PinnedPrograms, AnAdaptersToolIsResolvedOnceAsTheServiceStarts) {
   auto by_name = resolve_adapter_programs({"wrk"});
   ASSERT_TRUE(by_name.ok()) << by_name.message();
   EXPECT_EQ(*by_name, (Programs{{"wrk", {path("allowed/wrk"), true}}}));
-  EXPECT_EQ(*resolve_adapter_programs({"/bin/sh"}),
-            (Programs{{"wrk", {path("allowed/wrk"), false}}}));
-  EXPECT_EQ(*resolve_adapter_programs({path("link/wrk")}),
-            (Programs{{"wrk", {path("allowed/wrk"), true}}}));
+  const auto not_allowed = resolve_adapter_programs({"/bin/sh"});
+  ASSERT_TRUE(not_allowed.ok()) << not_allowed.message();
+  EXPECT_EQ(*not_allowed, (Programs{{"wrk", {path("allowed/wrk"), false}}}));
+  const auto by_path = resolve_adapter_programs({path("link/wrk")});
+  ASSERT_TRUE(by_path.ok()) << by_path.message();
+  EXPECT_EQ(*by_path, (Programs{{"wrk", {path("allowed/wrk"), true}}}));
   // A wrk put earlier on PATH once the service started is neither the tool nor allowed: the
   // submission is admitted by the tool resolved then, which the job runs.
   ::setenv("PATH", (path("own") + ":" + path("allowed")).c_str(), 1);
@@ -294,8 +299,9 @@ TEST_F(PinnedPrograms, AnAdaptersToolIsResolvedOnceAsTheServiceStarts) {
                                "programs ('" + path("allowed/wrk") + "', '" + path("own/wrk") +
                                "'): an adapter runs one; allow only the one it should run");
   ::setenv("PATH", "/nonexistent", 1);
-  EXPECT_EQ(*resolve_adapter_programs({}), Programs{});
-  ::setenv("PATH", saved_path.c_str(), 1);
+  const auto none = resolve_adapter_programs({});
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_EQ(*none, Programs{});
 }
 
 TEST_F(PinnedPrograms, AJobStartsOnlyWhileItsProgramIsStillTheFileAllowed) {
@@ -363,9 +369,6 @@ std::string with_counts(size_t workloads, size_t swept, size_t gates) {
   return text;
 }
 
-// A client's scenario is bounded in what it holds, counted before it is checked: a gate's glob
-// is matched against every workload, and 16,000 such gates on 16,000 workloads kept a request
-// thread busy for 16 s. At the bounds it is admitted.
 TEST(Admission, ASubmittedScenarioIsAtMostOneMiB) {
   // The loader takes a file of 4 MiB; a client's is bounded by what a submission honestly
   // holds (kMaxSubmittedScenarioBytes), and refused before it is parsed.
@@ -383,6 +386,9 @@ TEST(Admission, ASubmittedScenarioIsAtMostOneMiB) {
             "it from the service's --scenarios folder\n");
 }
 
+// A client's scenario is bounded in what it holds, counted before it is checked: a gate's glob
+// is matched against every workload, and 16,000 such gates on 16,000 workloads kept a request
+// thread busy for 16 s. At the bounds it is admitted.
 TEST(Admission, ASubmittedScenarioHoldsAtMostTheBoundedWorkloadsAndGates) {
   const size_t workloads = kMaxSubmittedWorkloads, gates = kMaxSubmittedGates;
   ASSERT_EQ(workloads, 1000u);
