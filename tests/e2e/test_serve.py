@@ -843,7 +843,7 @@ worker = "tool"
         self.assert_only_the_service_runs()
         self.stop_service()
 
-    def test_a_submission_larger_than_a_scenario_honestly_is_is_refused(self):
+    def test_a_submission_larger_than_an_honest_scenario_is_refused(self):
         # The service received and validated a scenario of up to 4 MiB (the loader's bound); a
         # submitted one is at most 1 MiB, and a request past 1 MiB + 256 KiB is not read whole.
         def padded(name, size):
