@@ -20,6 +20,7 @@
 #include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/results/described_workers.h"
+#include "orchestrator/results/results.h"
 #include "orchestrator/results/sessions_ended_lines.h"
 #include "orchestrator/store/binary_identity.h"
 
@@ -38,15 +39,19 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 // neither forge a line nor colour the terminal. A text of several lines goes through
 // shown_lines (common/util/shown_text.h), as `run --server` prints a job's output.
 
-// "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed.
+// "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed. The total
+// is the kinds' sum (results::saturated_sum, "at least N" where it stopped, results::count_text):
+// the errors_total column stops at 2^63 - 1, as every count the store writes, where the kinds'
+// JSON keeps each count whole, so a total read from the column could be less than its kinds.
 std::string format_errors(const store::StoredRepetition& rep) {
-  if (rep.errors.empty()) return std::to_string(rep.errors_total);
   std::vector<std::string> kinds;
+  uint64_t total = 0;
   for (const auto& [kind, count] : rep.errors) {
+    total = results::saturated_sum(total, count);
     if (count > 0) kinds.push_back(fmt::format("{}={}", shown_text(kind), count));
   }
-  if (kinds.empty()) return std::to_string(rep.errors_total);
-  return fmt::format("{} ({})", rep.errors_total, join(kinds, ","));
+  if (kinds.empty()) return results::count_text(rep.errors_total);
+  return fmt::format("{} ({})", results::count_text(total), join(kinds, ","));
 }
 
 std::string header(const store::RunDetail& d) {

@@ -52,7 +52,9 @@ StoredRepetition stored_repetition(const results::Repetition& rep, const scenari
   if (rep.measured("data_window")) r.data_window_ns = rep.data_window_ns;
   r.operations = rep.operations;
   r.successes = rep.successes;
-  for (const auto& [kind, count] : rep.errors) r.errors_total += count;
+  for (const auto& [kind, count] : rep.errors) {
+    r.errors_total = results::saturated_sum(r.errors_total, count);
+  }
   r.errors = rep.errors;
   r.bytes_sent = if_measured(rep, "bytes_sent", rep.bytes_sent);
   r.bytes_received = if_measured(rep, "bytes_received", rep.bytes_received);
@@ -238,7 +240,9 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   for (const StoredRepetition& r : w.repetitions) {
     ops.push_back(r.ops_per_s);
     if (r.bytes_per_s) bytes.push_back(*r.bytes_per_s);
-    w.errors_total += r.errors_total;
+    // Over repetitions a sum may pass 2^64 - 1: it stops there, as every report's does, where
+    // it wrapped (two repetitions of 2^63 errors stored 0 in workloads.errors_total).
+    w.errors_total = results::saturated_sum(w.errors_total, r.errors_total);
   }
   w.ops_per_s_median = median(ops);
   if (!ops.empty()) {

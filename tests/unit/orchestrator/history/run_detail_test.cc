@@ -2,8 +2,10 @@
 #include "orchestrator/history/run_detail.h"
 
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
 #include <time.h>
+#include <limits>
 
 namespace benchgate::history {
 namespace {
@@ -205,6 +207,28 @@ TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
                       "ERRORS                  FLAGS\n"
                       "    1  12346  2.50  1ms  2ms  3ms    4ms  5ms  "
                       "5 (status=2,timeout=3)  worker_saturated\n"),
+            std::string::npos)
+      << text;
+}
+
+// A repetition's errors cell is its kinds' sum, "at least N" where it stopped at 2^64 - 1
+// (results::count_text): the errors_total column holds at most 2^63 - 1, as every count the
+// store writes, where the kinds keep theirs whole (before: 9223372036854775807 beside two
+// kinds of 2^63).
+TEST_F(RunDetailText, TheErrorsCellIsTheSumOfTheKindsAtLeastWhereItStopped) {
+  store::RunDetail d = sample_run();
+  store::StoredRepetition& rep = d.workloads[0].repetitions[0];
+  rep.errors_total = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  rep.errors = {{"status", uint64_t{1} << 62}, {"timeout", uint64_t{1} << 63}};
+  std::string text = render_run_detail(d, {});
+  EXPECT_NE(text.find("  13835058055282163712 (status=4611686018427387904,"
+                      "timeout=9223372036854775808)  worker_saturated\n"),
+            std::string::npos)
+      << text;
+  rep.errors = {{"status", uint64_t{1} << 63}, {"timeout", uint64_t{1} << 63}};
+  text = render_run_detail(d, {});
+  EXPECT_NE(text.find("  at least 18446744073709551615 (status=9223372036854775808,"
+                      "timeout=9223372036854775808)  worker_saturated\n"),
             std::string::npos)
       << text;
 }

@@ -1,6 +1,8 @@
 // A stored run reads back with every figure; labels are data, never SQL.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/workload_params.h"
@@ -438,6 +440,25 @@ TEST_F(StoreRoundTrip, GateResultsKeepEveryInputAndEachEvaluationSeparately) {
   g.verdict = "maybe";
   EXPECT_FALSE(store_->store_gate_results(*run, {g}).ok());
   EXPECT_FALSE(store_->store_gate_results(*run + 100, {}).ok());
+}
+
+// A workload's errors summed over its repetitions stop at their cap (results::saturated_sum)
+// rather than wrap: two repetitions of 2^63 errors stored 0 in workloads.errors_total; now the
+// column's largest, 2^63 - 1, as every count the store writes stops there. The kinds keep each
+// repetition's count whole.
+TEST_F(StoreRoundTrip, AWorkloadsErrorsSummedOverRepetitionsDoNotWrap) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult workload = testing::test_workload("http_hello", 2);
+  for (auto& rep : workload.repetitions) rep.errors = {{"status", kHalf}};
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  const StoredWorkload& w = detail->workloads.at(0);
+  EXPECT_EQ(w.errors_total, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+  ASSERT_EQ(w.repetitions.size(), 2u);
+  EXPECT_EQ(w.repetitions[1].errors.at("status"), kHalf);
 }
 
 }  // namespace
