@@ -533,7 +533,8 @@ TEST(Migrations, TheWorkerThreadsVersionKeepsEarlierWorkloadsReadableWithoutThem
 
 // Version 25 adds the index a scenario's newest run is found through (runs_by_scenario_newest)
 // to a store that has runs: the web history page's lookup finds the newest of them across
-// testbeds, as before.
+// testbeds, as before. The newest run is on testbed 2 of 3, so it is neither the first row of
+// runs_by_scenario (testbed first) nor its last.
 TEST(Migrations, TheNewestRunIndexVersionServesAStoreThatHasRuns) {
   TempDir dir;
   const auto& all = embedded_migrations();
@@ -548,12 +549,15 @@ TEST(Migrations, TheNewestRunIndexVersionServesAStoreThatHasRuns) {
     const char* rows =
         "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
         "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
-        "0), (2, 'g', 'h2', 'c', 2, 'k', 'g', 'cc', '-O3', 0);"
+        "0), (2, 'g', 'h2', 'c', 2, 'k', 'g', 'cc', '-O3', 0), (3, 'i', 'h3', 'c', 2, 'k', 'g', "
+        "'cc', '-O3', 0);"
         "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
         "commit_id, branch, testbed_id, origin) VALUES (1, 's', '', '', 100, 'ok', 'a', 'main', "
-        "2, 'local'), (2, 's', '', '', 200, 'ok', 'b', 'main', 1, 'local');"
+        "1, 'local'), (2, 's', '', '', 200, 'ok', 'b', 'main', 3, 'local'), (3, 's', '', '', 300, "
+        "'ok', 'c', 'main', 2, 'local');"
         "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status) VALUES "
-        "(1, 1, 'w', 'http1', '{}', 'old', 'ok'), (2, 2, 'w', 'http1', '{}', 'new', 'ok');";
+        "(1, 1, 'w', 'http1', '{}', 'first', 'ok'), (2, 2, 'w', 'http1', '{}', 'last', 'ok'), "
+        "(3, 3, 'w', 'http1', '{}', 'newest', 'ok');";
     ASSERT_TRUE((*db)->exec(rows).ok());
   }
   auto store = Store::open(dir.file("old.db"));
@@ -566,8 +570,8 @@ TEST(Migrations, TheNewestRunIndexVersionServesAStoreThatHasRuns) {
   auto found = (*store)->latest_workload_series("s", "w", "default", "");
   ASSERT_TRUE(found.ok()) << found.message();
   ASSERT_TRUE(found->has_value());
-  EXPECT_EQ((*found)->testbed_id, 1);
-  EXPECT_EQ((*found)->params_hash, "new");
+  EXPECT_EQ((*found)->testbed_id, 2);
+  EXPECT_EQ((*found)->params_hash, "newest");
 }
 
 // Version 26 keeps earlier workloads readable, their sweep not stored, and stores the sweep a
