@@ -211,32 +211,78 @@ void Dealer::on_unregister(Session& session, Json& message) {
   session.send(Json::array({static_cast<int>(MessageType::kUnregistered), request}));
 }
 
-Session& Dealer::choose(Registration& registration) {
+// A callee whose link is closing (dropped as a slow consumer, not gone yet) is passed over:
+// what is sent to it goes nowhere, and the WAMP spec's wamp.error.no_available_callee means
+// that no callee of the registration could take the call, not that the chosen one could not.
+Session* Dealer::choose(Registration& registration) {
   auto& callees = registration.callees;
+  const auto open = [](const Session* callee) {
+    return callee != nullptr && !callee->link_closing();
+  };
   switch (registration.policy) {
     case InvokePolicy::kRoundRobin: {
-      // The next callee in registration order after the one that got the last call. Gaps are
-      // at most half the list, so the steps over them are at most one per call on average;
-      // the last entry is a callee, so the search ends.
+      // The next open callee in registration order after the one that got the last call,
+      // wrapping around once. Gaps are at most half the list, so the steps over them are at
+      // most one per call on average while no callee is closing.
       size_t at = registration.next < callees.size() ? registration.next : registration.first;
-      while (callees[at] == nullptr) ++at;
-      registration.next = at + 1;
-      return *callees[at];
-    }
-    case InvokePolicy::kRandom:
-      // Uniform over the callees: a gap is drawn again (at most half are gaps: two draws on
-      // average).
-      for (;;) {
-        Session* const callee = callees[core_.random_id() % callees.size()];
-        if (callee != nullptr) return *callee;
+      for (size_t step = 0; step < callees.size(); ++step) {
+        if (open(callees[at])) {
+          registration.next = at + 1;
+          return callees[at];
+        }
+        at = at + 1 < callees.size() ? at + 1 : registration.first;
       }
-    case InvokePolicy::kLast:
-      return *callees.back();
+      return nullptr;
+    }
+    case InvokePolicy::kRandom: {
+      // Uniform over the callees: a gap is drawn again (at most half are gaps: two draws on
+      // average). A closing callee drawn (probability closing / live) gives way to a draw
+      // among the open ones, so each open one is chosen with 1/live + closing/live/open =
+      // 1/open.
+      Session* drawn = nullptr;
+      while (drawn == nullptr) drawn = callees[core_.random_id() % callees.size()];
+      if (!drawn->link_closing()) return drawn;
+      const auto open_count =
+          static_cast<size_t>(std::count_if(callees.begin(), callees.end(), open));
+      if (open_count == 0) return nullptr;
+      size_t nth = core_.random_id() % open_count;
+      for (Session* callee : callees) {
+        if (open(callee) && nth-- == 0) return callee;
+      }
+      return nullptr;  // not reached: open_count of them are open
+    }
+    case InvokePolicy::kLast: {
+      const auto last = std::find_if(callees.rbegin(), callees.rend(), open);
+      return last == callees.rend() ? nullptr : *last;
+    }
     case InvokePolicy::kSingle:
     case InvokePolicy::kFirst:
       break;
   }
-  return *callees[registration.first];
+  const auto first = std::find_if(callees.begin() + static_cast<std::ptrdiff_t>(registration.first),
+                                  callees.end(), open);
+  return first == callees.end() ? nullptr : *first;
+}
+
+template <typename SendInvocation>
+void Dealer::invoke(Registration& registration, Session& caller, uint64_t request,
+                    uint64_t invocation, std::optional<Clock::time_point> deadline,
+                    bool receive_progress, SendInvocation send_invocation) {
+  // The INVOCATION that drops a callee as a slow consumer finds its link open and leaves it
+  // closing, so the call goes to another: once per callee at most (a send never calls back
+  // into the realm, so the registration stays as it is).
+  for (size_t tries = registration.live; tries > 0; --tries) {
+    Session* const callee = choose(registration);
+    if (callee == nullptr) break;
+    const SendResult sent = send_invocation(*callee);
+    if (sent == SendResult::closed) continue;
+    return invoked(sent, caller, request, *callee, invocation, deadline, receive_progress);
+  }
+  // Every callee's link is closing: the INVOCATION went nowhere, so the call was not routed.
+  // It is refused with the WAMP spec's URI for a Dealer that found no callee available, not
+  // wamp.error.canceled, which a caller cannot tell from that of a routed call whose callee
+  // left (worker/wamp/call_refusal.h counts by the URI).
+  caller.send_error(MessageType::kCall, request, "wamp.error.no_available_callee");
 }
 
 void Dealer::on_call(Session& caller, Json& message) {
@@ -277,7 +323,6 @@ void Dealer::on_call(Session& caller, Json& message) {
     return;
   }
   if (!may_call(caller, request)) return;
-  Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
   const bool receive_progress = is_true(message[2], "receive_progress");
   Json details = Json::object();
@@ -285,7 +330,8 @@ void Dealer::on_call(Session& caller, Json& message) {
   Json routed = Json::array({static_cast<int>(MessageType::kInvocation), invocation,
                              found->second.id, std::move(details)});
   move_payload(message, 4, routed);
-  invoked(callee.send(routed), caller, request, callee, invocation, deadline, receive_progress);
+  invoke(found->second, caller, request, invocation, deadline, receive_progress,
+         [&routed](Session& callee) { return callee.send(routed); });
 }
 
 bool Dealer::call_deadline(const Json& options, std::optional<Clock::time_point>& deadline) const {
@@ -347,11 +393,8 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
       caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
       return;
     case SendResult::closed:
-      // The callee's link is closing (dropped as a slow consumer, or over the buffer budget):
-      // the INVOCATION went nowhere, so the call was not routed. It is refused with the WAMP
-      // spec's URI for a Dealer that found no callee available, not wamp.error.canceled,
-      // which a caller cannot tell from that of a routed call whose callee left
-      // (worker/wamp/call_refusal.h counts by the URI).
+      // invoke() tries another callee rather than pass this here; were it passed, the call
+      // would still be answered, as invoke() refuses it.
       caller.send_error(MessageType::kCall, request, "wamp.error.no_available_callee");
       return;
   }
@@ -392,12 +435,14 @@ bool Dealer::route_call(Session& caller, const MessageView& message) {
     deadline =
         Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(timeout.number, 1ull << 40));
   }
-  Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
-  const Frame frame = invocation_frame(core_.frame_pool(), callee.serializer(), invocation,
-                                       found->second.id, progress.is_true(), message, 4);
-  invoked(callee.send_frame(frame, MessageType::kInvocation), caller, request, callee, invocation,
-          deadline, progress.is_true());
+  const uint64_t registration = found->second.id;
+  invoke(found->second, caller, request, invocation, deadline, progress.is_true(),
+         [&](Session& callee) {
+           const Frame frame = invocation_frame(core_.frame_pool(), callee.serializer(), invocation,
+                                                registration, progress.is_true(), message, 4);
+           return callee.send_frame(frame, MessageType::kInvocation);
+         });
   return true;
 }
 

@@ -157,9 +157,20 @@ class Dealer {
   };
   using Transfers = std::unordered_map<uint64_t, std::vector<Transfer>>;
 
-  Session& choose(Registration& registration);
-  // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says): the call
-  // is pending (with its deadline), or the caller gets the ERROR.
+  // The callee of `registration` that gets the next call, as its policy says, among those
+  // whose link is not closing; nullptr when every one's is.
+  Session* choose(Registration& registration);
+  // Sends the INVOCATION for the caller's CALL `request` (send_invocation(callee) sends it) to
+  // the callee choose() gives, and to the next one while a send finds the link closing; the
+  // call is then pending or answered (invoked), or, where every callee's link is closing,
+  // refused with ERROR wamp.error.no_available_callee.
+  template <typename SendInvocation>
+  void invoke(Registration& registration, Session& caller, uint64_t request, uint64_t invocation,
+              std::optional<Clock::time_point> deadline, bool receive_progress,
+              SendInvocation send_invocation);
+  // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says; invoke()
+  // passes no closed link here, but tries the next callee): the call is pending (with its
+  // deadline), or the caller gets the ERROR.
   void invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
                uint64_t invocation, std::optional<Clock::time_point> deadline,
                bool receive_progress);

@@ -31,6 +31,10 @@ class Peer {
   virtual void close_after_flush() = 0;
   // Messages queued and not yet written.
   virtual size_t queued() const { return 0; }
+  // The connection is closing or has ended (dropped as a slow consumer, or closing after a
+  // flush): send() queues nothing more. A dropped session stays in its realm until the drop
+  // reaches it, so the dealer passes over such a callee (router/wamp/dealer.cc, choose).
+  virtual bool closing() const { return false; }
   // The session was established (WELCOME queued): the connection's session-setup deadline
   // (WampOptions::session_setup_timeout_ns) no longer applies.
   virtual void session_established() {}

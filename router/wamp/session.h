@@ -89,6 +89,8 @@ class Session {
 
   // Messages queued on the transport, not yet written.
   size_t queued() const { return peer_.queued(); }
+  // The transport is closing (Peer::closing): whatever is sent to the session goes nowhere.
+  bool link_closing() const { return peer_.closing(); }
 
   // Bookkeeping of the dealer and the broker, so that leaving is cheap: the ids of the
   // session's registrations and subscriptions, in no particular order (the dealer and the broker

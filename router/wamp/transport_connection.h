@@ -98,6 +98,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
 
   size_t queued() const final { return queue_.size(); }
 
+  bool closing() const final { return stopped(); }
+
   void session_established() final { SetupDeadlines::done(*this); }
 
   void session_ended() final {

@@ -15,9 +15,10 @@
 // callee that answers with one of these URIs is taken for a refusal, and two of them are
 // refusals only mostly: wamp.error.payload_size_exceeded is also a callee's RESULT too large for
 // the caller, after routing; wamp.error.invalid_argument is also a callee's (the spec's first
-// use of it). A call whose INVOCATION found its callee's link closing was not routed: the
-// bundled router refuses it with wamp.error.no_available_callee, and keeps wamp.error.canceled
-// for a routed call whose callee left (a callee_error: routed, though not the callee's answer).
+// use of it). A call that found the link of every callee of its procedure closing was not
+// routed: the bundled router refuses it with wamp.error.no_available_callee, and keeps
+// wamp.error.canceled for a routed call whose callee left (a callee_error: routed, though not the
+// callee's answer).
 #pragma once
 
 #include <string_view>
@@ -36,7 +37,7 @@ constexpr bool router_refused_call(std::string_view uri) {
          uri == "benchgate.error.too_many_pending_calls" ||
          uri == "benchgate.error.router_too_many_pending_calls" ||
          // The WAMP spec's, for a Dealer; the bundled router sends this one for a call whose
-         // callee's link is closing (router/wamp/dealer.cc), and none of the others.
+         // callees' links are all closing (router/wamp/dealer.cc), and none of the others.
          uri == "wamp.error.no_available_callee" || uri == "wamp.error.no_eligible_callee" ||
          uri == "wamp.error.option_not_allowed" ||
          uri == "wamp.error.option_disallowed.disclose_me" ||

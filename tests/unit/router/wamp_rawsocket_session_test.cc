@@ -179,6 +179,181 @@ TEST_F(WampSessionTest, ACallWhoseCalleesLinkIsClosingIsRefusedAndNotCountedRout
   EXPECT_EQ(s.wamp.calls_routed, answers["wamp.error.canceled"] + 1);
 }
 
+// A shared registration passes over a callee whose link is closing: wamp.error.no_available_callee
+// is for a call no callee of the registration could take (the WAMP spec's meaning), not for one
+// whose chosen callee could not while another was there. Two callees share a roundrobin
+// registration; the first stops reading and each round sends it a large call, the second a
+// small one it answers. The round whose large INVOCATION passes the first's queue limit drops
+// it as a slow consumer: that call goes on to the second callee. Before, it was refused with
+// wamp.error.no_available_callee, as was every call whose turn fell on the closing callee.
+TEST_F(WampSessionTest, ASharedRegistrationPassesOverACalleeWhoseLinkIsClosing) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  RawSocketTestClient stalled(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient open(port(), kMsgpack);
+  RawSocketTestClient caller(port(), kMsgpack);
+  ASSERT_NE(stalled.join(), 0u);
+  ASSERT_NE(open.join(), 0u);
+  ASSERT_NE(caller.join(), 0u);
+  open.send_without_delay();
+  caller.send_without_delay();
+  stalled.send(Json::array({64, 1, {{"invoke", "roundrobin"}}, "test.shared"}));
+  const Json registered = stalled.read();
+  ASSERT_EQ(registered[0], 65) << registered;
+  open.send(Json::array({64, 1, {{"invoke", "roundrobin"}}, "test.shared"}));
+  ASSERT_EQ(open.read(), Json::array({65, 1, registered[2]}));
+
+  // Bounded: at most 32 MiB to the stalled callee, far more than its socket buffers and queue
+  // limit hold. Round r: call 2r-1 (large) has the stalled callee's turn, call 2r (small,
+  // argument r) the open one's.
+  constexpr uint64_t kRounds = 2000;
+  const Json large = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 3))});
+  std::map<std::string, uint64_t> answers;
+  uint64_t answered = 0;
+  uint64_t invocations = 0;
+  uint64_t rounds = 0;
+  bool large_went_to_open = false;
+  while (!large_went_to_open && rounds < kRounds) {
+    ++rounds;
+    caller.send(Json::array({48, 2 * rounds - 1, Json::object(), "test.shared", large}));
+    caller.send(
+        Json::array({48, 2 * rounds, Json::object(), "test.shared", Json::array({rounds})}));
+    for (bool small_seen = false; !small_seen;) {
+      const Json invocation = open.read();
+      ASSERT_TRUE(invocation.is_array()) << "round " << rounds;
+      ASSERT_EQ(invocation[0], 68) << invocation;
+      ++invocations;
+      small_seen = !invocation[4][0].is_binary();
+      if (small_seen) {
+        EXPECT_EQ(invocation[4][0], rounds);
+      } else {
+        large_went_to_open = true;
+      }
+      open.send(Json::array({70, invocation[1], Json::object()}));
+    }
+    for (bool small_answered = false; !small_answered; ++answered) {
+      const Json answer = caller.read();
+      ASSERT_TRUE(answer.is_array()) << "round " << rounds;
+      if (answer[0] == 50) {
+        ++answers["RESULT"];
+        small_answered = answer[1] == 2 * rounds;
+        continue;
+      }
+      ASSERT_EQ(answer[0], 8) << answer;
+      ++answers[answer[4].get<std::string>()];
+    }
+  }
+  ASSERT_TRUE(large_went_to_open) << "the stalled callee's turn never passed to the open one";
+  // The large calls queued to the stalled callee end as it leaves.
+  for (; answered < 2 * rounds; ++answered) {
+    const Json answer = caller.read();
+    ASSERT_TRUE(answer.is_array()) << answered << " of " << 2 * rounds << " answered";
+    ASSERT_EQ(answer[0], 8) << answer;
+    ++answers[answer[4].get<std::string>()];
+  }
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 2; });
+  EXPECT_EQ(s.wamp_sessions, 2);
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)], 1u);
+  EXPECT_EQ(answers.count("wamp.error.no_available_callee"), 0u);
+  // Every small call and the last round's large one went to the open callee and were
+  // answered; every earlier large one was queued to the stalled callee.
+  EXPECT_EQ(invocations, rounds + 1);
+  EXPECT_EQ(answers["RESULT"], rounds + 1);
+  EXPECT_EQ(answers["wamp.error.canceled"], rounds - 1);
+  EXPECT_EQ(answers.size(), 2u) << "no other answer";
+  EXPECT_EQ(s.wamp.calls_routed, 2 * rounds);
+}
+
+// first and last take the first and last callee whose link is open: the call whose INVOCATION
+// drops the callee that has the policy's turn goes on to the other, where a second choice that
+// did not pass over a closing callee would take the dropped one again. Each round a large call
+// (to the stalled callee while it is open) and then bench.echo: the echo's RESULT says the
+// router is done with the round's call, and the slow-consumer drop count whether it dropped
+// the stalled callee. Before, that call was refused with wamp.error.no_available_callee.
+TEST_F(WampSessionTest, FirstAndLastPassOverACalleeWhoseLinkIsClosing) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  const auto snapshot = [this] {
+    metrics::Snapshot now;
+    server_->add_metrics(now);
+    return now;
+  };
+  constexpr size_t kSlowConsumer = static_cast<size_t>(metrics::DropReason::slow_consumer);
+  for (const std::string policy : {"first", "last"}) {
+    SCOPED_TRACE(policy);
+    const std::string procedure = "test." + policy;
+    RawSocketTestClient stalled(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+    RawSocketTestClient open(port(), kMsgpack);
+    RawSocketTestClient caller(port(), kMsgpack);
+    ASSERT_NE(stalled.join(), 0u);
+    ASSERT_NE(open.join(), 0u);
+    ASSERT_NE(caller.join(), 0u);
+    open.send_without_delay();
+    caller.send_without_delay();
+    // The stalled callee has the policy's turn.
+    RawSocketTestClient& registers_first = policy == "first" ? stalled : open;
+    RawSocketTestClient& registers_last = policy == "first" ? open : stalled;
+    for (RawSocketTestClient* callee : {&registers_first, &registers_last}) {
+      callee->send(Json::array({64, 1, {{"invoke", policy}}, procedure}));
+      ASSERT_EQ(callee->read()[0], 65);
+    }
+    const metrics::Snapshot before = snapshot();
+
+    // Bounded: at most 32 MiB to the stalled callee, as above.
+    constexpr uint64_t kRounds = 2000;
+    constexpr uint64_t kEcho = 1'000'000;
+    const Json large = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 3))});
+    std::map<std::string, uint64_t> answers;
+    const auto count = [&answers](const Json& answer) {
+      ASSERT_EQ(answer[0], 8) << answer;
+      ++answers[answer[4].get<std::string>()];
+    };
+    uint64_t rounds = 0;
+    bool dropped = false;
+    while (!dropped && rounds < kRounds) {
+      ++rounds;
+      caller.send(Json::array({48, rounds, Json::object(), procedure, large}));
+      caller.send(Json::array({48, kEcho + rounds, Json::object(), "bench.echo"}));
+      for (;;) {
+        const Json answer = caller.read();
+        ASSERT_TRUE(answer.is_array()) << "round " << rounds;
+        if (answer == Json::array({50, kEcho + rounds, Json::object()})) break;
+        count(answer);
+      }
+      dropped = snapshot().wamp.drops[kSlowConsumer] > before.wamp.drops[kSlowConsumer];
+    }
+    ASSERT_TRUE(dropped) << "the stalled callee was never dropped";
+    EXPECT_EQ(answers.count("wamp.error.no_available_callee"), 0u);
+    // The call that dropped the stalled callee went to the open one.
+    const Json invocation = open.read();
+    ASSERT_TRUE(invocation.is_array()) << "the open callee got no call";
+    ASSERT_EQ(invocation[0], 68) << invocation;
+    EXPECT_TRUE(invocation[4][0].is_binary());
+    open.send(Json::array({70, invocation[1], Json::object()}));
+    // Every earlier call was queued to the stalled callee, and ends as it leaves (before the
+    // last echo's RESULT, or after).
+    for (bool answered = false; !answered || answers["wamp.error.canceled"] < rounds - 1;) {
+      const Json answer = caller.read();
+      ASSERT_TRUE(answer.is_array()) << answers["wamp.error.canceled"] << " canceled";
+      if (answer[0] == 50) {
+        EXPECT_EQ(answer, Json::array({50, rounds, Json::object()}));
+        answered = true;
+        continue;
+      }
+      count(answer);
+    }
+    EXPECT_EQ(answers.size(), 1u) << "no other answer";
+    EXPECT_EQ(answers["wamp.error.canceled"], rounds - 1);
+    const metrics::Snapshot after = snapshot();
+    EXPECT_EQ(after.wamp.drops[kSlowConsumer], before.wamp.drops[kSlowConsumer] + 1);
+    EXPECT_EQ(after.wamp.calls_routed - before.wamp.calls_routed, 2 * rounds);
+  }
+}
+
 TEST_F(WampSessionTest, PublishReachesEverySubscriberButThePublisherAndIsAcknowledged) {
   RawSocketTestClient publisher(port(), kJson);
   std::vector<std::unique_ptr<RawSocketTestClient>> subscribers;

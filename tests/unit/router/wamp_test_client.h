@@ -5,6 +5,8 @@
 // their own when SO_RCVTIMEO ends a recv, so the socket option alone bounds nothing).
 #pragma once
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -51,6 +53,14 @@ class RawSocketTestClient {
   }
 
   const std::array<uint8_t, 4>& reply() const { return reply_; }
+
+  // Each message goes out as it is written (TCP_NODELAY). A message is two writes (header,
+  // payload), so with Nagle's algorithm a test that trades many messages one after the other
+  // waits out the peer's delayed ACK (tens of ms) each time.
+  void send_without_delay() {
+    const int on = 1;
+    ::setsockopt(socket_.native_handle(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+  }
 
   void send_frame(wamp::FrameType type, const std::vector<uint8_t>& payload) {
     const auto header = wamp::frame_header(type, static_cast<uint32_t>(payload.size()));
