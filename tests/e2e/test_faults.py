@@ -73,9 +73,12 @@ class FaultRuns:
 
     def frozen_scenario(self):
         """For a peer frozen for good: what names it is the victim's timeout, waited out in
-        full, so it is short. Repetition 2 starts about 0.3 s into the workload (a 300 ms
-        window and its 100 ms start lead), well inside the 2 s."""
-        return self.scenario(duration="300ms", timeout="2s")
+        full, so it is short (3 s, where repetition 1 ends under 1 s in). The SIGSTOP must land
+        before repetition 2's result is sent, at the end of its window: it follows the
+        "rep 2/3: started" line (sent with the window, 100 ms before it starts) by a scan of
+        /proc, so the 600 ms window leaves it 0.7 s. A later stop would let repetition 2 end
+        ok and repetition 3 time out: the test fails, never passes wrongly."""
+        return self.scenario(duration="600ms", timeout="3s")
 
     def executable(self, name, script):
         """A shell script `name` in the test's folder, made executable; its path."""
@@ -110,13 +113,14 @@ class FaultRuns:
         run.finish(timeout=90)
         return run
 
-    # The window of the stop-and-continue tests. The "started" line comes as the window is
-    # sent, 100 ms (the start lead) before it starts; the stop follows within milliseconds (a
-    # scan of /proc) and the continue 0.2 s later (STOP_SECONDS), inside the window with 0.4 s
-    # to spare, so the stop is wholly in repetition 2 and repetitions 1 and 3 see none. How
-    # long the stop lasts judges nothing: waitpid keeps a stop and a continue until the
-    # orchestrator collects them, however short the stop was.
-    STOP_WINDOW = "600ms"
+    # The window of the stop-and-continue tests. What puts the stop in repetition 2 is a
+    # SIGSTOP sent before that window ends (the orchestrator's last look at its children's
+    # states comes then): the "started" line comes as the window is sent, 100 ms (the start
+    # lead) before it starts, and the stop follows it by a scan of /proc, so an 800 ms window
+    # leaves it 0.9 s. When the continue comes judges nothing: a stopped worker holds back its
+    # own result and a stopped router the window's drain, and waitpid keeps a stop and a
+    # continue until the orchestrator collects them, however short the stop (STOP_SECONDS).
+    STOP_WINDOW = "800ms"
     STOP_SECONDS = 0.2
 
     def pause_during_second_repetition(self, path, victim_name, expected):
