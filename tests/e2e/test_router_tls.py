@@ -374,8 +374,9 @@ repetitions = 1
         self.assertEqual(run.leftovers(), [])
         self.assertEqual([(l["workload"], l["status"]) for l in run.result_lines()],
                          [("h1_0", "failed"), ("h1_1", "failed")], run.stdout)
-        errors = [w["error"] for w in load_json(out)["scenarios"][0]["workloads"]]
-        for (keys, expected), error in zip(cases, errors, strict=True):
+        errors = {w["name"]: w["error"] for w in load_json(out)["scenarios"][0]["workloads"]}
+        for n, (keys, expected) in enumerate(cases):
+            error = errors[f"h1_{n}"]
             self.assertRegex(error, r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected),
                              keys)
 

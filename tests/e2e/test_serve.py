@@ -320,6 +320,7 @@ class ServeTest(unittest.TestCase):
 
         # The operator's own run of the scenario (a scheduled job) holds its gate verdicts: no
         # live figure is looked at, so one short window does.
+        self.assertIn('duration = "1500ms"\nrepetitions = 2', GATED)
         write_scenario(self.scenarios, "served.toml", GATED.replace(
             'duration = "1500ms"\nrepetitions = 2', 'duration = "300ms"\nrepetitions = 1'))
         self.start_service("--every", "1h")
@@ -706,6 +707,7 @@ class ServeTest(unittest.TestCase):
     def test_ctrl_c_on_a_client_whose_job_waits_in_the_queue_cancels_it(self):
         # One 5 s window: the first job still runs while the second is submitted and cancelled
         # (a second or less); a second window would only be waited for.
+        self.assertIn('duration = "1500ms"\nrepetitions = 2', GATED)
         path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s").replace(
             "repetitions = 2", "repetitions = 1"))
         first = self.client(path)

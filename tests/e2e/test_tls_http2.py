@@ -1,9 +1,9 @@
 """The worker's HTTP/2 and TLS drivers end to end, through the real orchestrator and worker
 binaries, against independent servers on 127.0.0.1: nghttpd (nghttp2-server) for h2c with
 prior knowledge and h2 over TLS by ALPN, and Python's http.server behind Python's ssl for
-HTTP/1.1 over TLS (tls_http1_server.py, which counts every request). Each test makes its own
-throwaway CA and server certificate with the openssl command (one for the process, copied into
-each test's folder). Windows are 0.5 s, open-loop rates small, so every count is exact; nothing
+HTTP/1.1 over TLS (tls_http1_server.py, which counts every request). The tests share one
+throwaway CA a process, made with the openssl command and copied into each test's folder,
+where each server's certificate is made. Windows are 0.5 s, open-loop rates small, so every count is exact; nothing
 is timed.
 
 Each interop row prints an INTEROP| line with the TLS version and ALPN the peer reports: for
