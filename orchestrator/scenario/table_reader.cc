@@ -347,7 +347,9 @@ std::optional<std::vector<std::string>> TableReader::string_array(std::string_vi
   }
   std::vector<std::string> out;
   bool ok = true;
+  size_t index = 0;
   for (const toml::node& element : *n->as_array()) {
+    const size_t at = index++;
     if (!element.is_string()) {
       diagnostics_.error(element.source(), "key '" + shown_text(key) +
                                                "' must be an array of strings, got an element of "
@@ -358,6 +360,16 @@ std::optional<std::vector<std::string>> TableReader::string_array(std::string_vi
     }
     auto text = expand(key, element);
     if (!text) {
+      ok = false;
+      continue;
+    }
+    // TOML's \u0000 puts a real NUL in the string; a program argument (argv is C strings) would
+    // be cut at it, so a check of the whole argument would pass what the child reads differently.
+    if (text->find('\0') != std::string::npos) {
+      diagnostics_.error(element.source(),
+                         "key '" + shown_text(key) + "[" + std::to_string(at) + "]' " + context_ +
+                             " holds a NUL byte (\\u0000), which no program argument or name "
+                             "can carry");
       ok = false;
       continue;
     }
