@@ -126,6 +126,8 @@ json repetition_json(const scenario::Workload& w, const results::Repetition& rep
             {"operations", rep.operations},
             {"successes", rep.successes},
             {"errors", rep.error_count()},
+            // As the summary's: the kinds' sum stopped at its cap, at least `errors`.
+            {"errors_at_least", results::count_capped(rep.error_count())},
             {"errors_by_kind", rep.errors},
             {"bytes_sent", rep.bytes_sent},
             {"bytes_received", rep.bytes_received},

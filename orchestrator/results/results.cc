@@ -47,9 +47,11 @@ std::string percentile_key(double percentile) {
   return text;
 }
 
+// Each kind's count fits uint64, their sum need not (a stored run's kinds are not checked as a
+// window's are): it stops at UINT64_MAX, as the store's errors_total and runs show's cell do.
 uint64_t Repetition::error_count() const {
   uint64_t total = 0;
-  for (const auto& [kind, count] : errors) total += count;
+  for (const auto& [kind, count] : errors) total = saturated_sum(total, count);
   return total;
 }
 

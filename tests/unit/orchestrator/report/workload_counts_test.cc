@@ -282,6 +282,46 @@ TEST(WorkloadTable, ACappedSumIsAtLeastItsFigureInEveryReport) {
   EXPECT_EQ(workload_table(exact).find("at least"), std::string::npos) << workload_table(exact);
 }
 
+// A repetition whose error kinds sum past 2^64 (status=2^63, timeout=2^63) reads at least
+// 2^64 - 1 in its row (terminal, HTML), and its JSON keeps the number with errors_at_least, as
+// the summary does; it read 0 before.
+TEST(WorkloadTable, ARepetitionsCappedErrorsReadAtLeastItsFigureInEveryReport) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  results::WorkloadResult w = counted_workload();
+  w.repetitions.front().operations = kHalf;
+  w.repetitions.front().successes = 0;
+  w.repetitions.front().errors = {{"status", kHalf}, {"timeout", kHalf}};
+  const std::string table = workload_table(w);
+  const size_t rep = table.find("  rep 1 ");
+  ASSERT_NE(rep, std::string::npos) << table;
+  const std::string rep_row = table.substr(rep, table.find('\n', rep) - rep);
+  EXPECT_NE(rep_row.find(" at least 18446744073709551615 "), std::string::npos) << rep_row;
+
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.scenario = "s";
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  // The repetition's row and the summary's.
+  const std::string capped = "<td>at least 18446744073709551615</td>";
+  size_t cells = 0;
+  for (size_t at = html.find(capped); at != std::string::npos; at = html.find(capped, at + 1)) {
+    ++cells;
+  }
+  EXPECT_EQ(cells, 2u) << html;
+
+  const nlohmann::json j = workload_json(w);
+  const nlohmann::json& first = j["repetitions"][0];
+  EXPECT_EQ(first["errors"], std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(first["errors_at_least"], true);
+  EXPECT_EQ(j["summary"]["errors_at_least"], true);
+  results::WorkloadResult exact = counted_workload();
+  exact.repetitions.front().errors = {{"status", 3}};
+  EXPECT_EQ(workload_json(exact)["repetitions"][0]["errors"], 3u);
+  EXPECT_EQ(workload_json(exact)["repetitions"][0]["errors_at_least"], false);
+}
+
 // What the router never counted is summed as such (2 not_sent over two repetitions of 2^63
 // operations, as the errors by kind say), never a capped sum of operations less the countable
 // ones (before: "1 of them not_sent").

@@ -131,6 +131,18 @@ TEST(Results, CountsOverRepetitionsDoNotWrapRound) {
   EXPECT_DOUBLE_EQ(*metric_figure(w, "errors.rate"), 1);
 }
 
+// A repetition's error kinds each fit uint64, their sum need not (a stored run's kinds are read
+// back unchecked): status=2^63 and timeout=2^63 read UINT64_MAX, as the store's errors_total and
+// runs show do, not 0.
+TEST(Results, ARepetitionsErrorKindsSumWithoutWrappingRound) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  auto failing = rep(0, 1'000'000'000, 1);
+  failing.errors = {{"status", kHalf}, {"timeout", kHalf}};
+  EXPECT_EQ(failing.error_count(), std::numeric_limits<uint64_t>::max());
+  failing.errors = {{"status", kHalf}, {"timeout", kHalf - 1}};
+  EXPECT_EQ(failing.error_count(), std::numeric_limits<uint64_t>::max());
+}
+
 // Each repetition's histograms hold at most INT64_MAX samples, their merge over repetitions
 // need not: the merged connection and session setups are no figure, where their totals
 // overflowed (UB) or (with a checked merge ignored) showed the repetitions that fitted.
