@@ -25,7 +25,12 @@ inline uint64_t router_uncounted_operations(const scenario::Workload& w, const R
     return it == rep.errors.end() ? uint64_t{0} : it->second;
   };
   uint64_t uncounted = errors("not_sent");
-  if (!scenario::is_http(w.protocol)) uncounted += errors("not_authorized") + errors("wamp_error");
+  // Each kind fits uint64, their sum need not (a stored run's kinds are not checked as a
+  // window's are): it stops at UINT64_MAX, then at the operations, rather than wrap round.
+  if (!scenario::is_http(w.protocol)) {
+    uncounted = saturated_sum(uncounted, errors("not_authorized"));
+    uncounted = saturated_sum(uncounted, errors("wamp_error"));
+  }
   // A wamp_error answering nothing outstanding counts on its own, no operation of the window.
   return std::min(uncounted, rep.operations);
 }

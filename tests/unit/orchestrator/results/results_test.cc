@@ -7,6 +7,7 @@
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/results/results.h"
+#include "orchestrator/results/router_count.h"
 
 namespace benchgate::results {
 namespace {
@@ -141,6 +142,23 @@ TEST(Results, ARepetitionsErrorKindsSumWithoutWrappingRound) {
   EXPECT_EQ(failing.error_count(), std::numeric_limits<uint64_t>::max());
   failing.errors = {{"status", kHalf}, {"timeout", kHalf - 1}};
   EXPECT_EQ(failing.error_count(), std::numeric_limits<uint64_t>::max());
+}
+
+// The calls a WAMP router refused (not_authorized, wamp_error) sum without wrapping round: 2^63
+// of each in one repetition are every one of its operations, none left for the router to count
+// (before, 0 uncounted left them all to compare with the router's 0: router_count_mismatch).
+TEST(Results, RefusedCallsSumWithoutWrappingRound) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  scenario::Workload w;
+  w.protocol = scenario::Protocol::kWampRpc;
+  auto refused = rep(0, 1'000'000'000, 1);
+  refused.operations = std::numeric_limits<uint64_t>::max();
+  refused.errors = {{"not_authorized", kHalf}, {"wamp_error", kHalf}};
+  EXPECT_EQ(router_uncounted_operations(w, refused), std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(router_countable_operations(w, refused), 0u);
+  EXPECT_FALSE(router_count_mismatch(w, refused));
+  refused.errors = {{"not_sent", 1}, {"not_authorized", kHalf}, {"wamp_error", kHalf - 1}};
+  EXPECT_EQ(router_countable_operations(w, refused), 0u);
 }
 
 // Each repetition's histograms hold at most INT64_MAX samples, their merge over repetitions
