@@ -187,6 +187,22 @@ std::string describe_status(int status) {
   return "stopped";
 }
 
+// Why `options` cannot become an argv, or nothing: argv's entries are C strings, so a NUL would
+// cut the program or an argument short, and the child would run other than what was checked
+// (serve's admission compares whole arguments). Checked before anything is forked.
+std::optional<std::string> nul_in_argv(const SpawnOptions& options) {
+  std::vector<std::string> argv{options.executable.string()};
+  argv.insert(argv.end(), options.args.begin(), options.args.end());
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].find('\0') == std::string::npos) continue;
+    return "cannot start " + options.name + ": " +
+           (i == 0 ? "its program '" : "argv[" + std::to_string(i) + "] '") + shown_text(argv[i]) +
+           "' holds a NUL byte (\\u0000), which no program argument can carry; it was not "
+           "started";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> find_executable(const std::string& name) {
@@ -239,6 +255,7 @@ std::optional<std::string> program_path_problem(const std::string& program) {
 }
 
 Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {
+  if (auto problem = nul_in_argv(options)) return Error{*problem};
   auto exe = find_executable(options.executable.string());
   if (!exe) {
     return Error{"cannot start " + options.name + ": executable '" + options.executable.string() +

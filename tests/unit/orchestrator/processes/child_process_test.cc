@@ -283,5 +283,27 @@ TEST(ChildProcess, AProgramPathThatCannotStartIsNamedWithWhy) {
   fs::current_path(saved_cwd);
 }
 
+// argv's entries are C strings: an argument holding a NUL would reach the child cut short, as
+// other than what was checked (serve's admission), so spawn refuses it and starts nothing.
+TEST(ChildProcess, AnArgumentHoldingANulIsRefused) {
+  SpawnOptions options = shell("echo READY; sleep 30");
+  options.args.push_back(std::string("--adapter\0", 10));
+  auto child = ChildProcess::spawn(options);
+  ASSERT_FALSE(child.ok());
+  EXPECT_EQ(child.message(),
+            "cannot start test child: argv[3] '--adapter\\x00' holds a NUL byte (\\u0000), which "
+            "no program argument can carry; it was not started");
+}
+
+TEST(ChildProcess, AProgramHoldingANulIsRefused) {
+  SpawnOptions options = shell("echo READY");
+  options.executable = std::string("/bin/sh\0x", 9);
+  auto child = ChildProcess::spawn(options);
+  ASSERT_FALSE(child.ok());
+  EXPECT_EQ(child.message(),
+            "cannot start test child: its program '/bin/sh\\x00x' holds a NUL byte (\\u0000), "
+            "which no program argument can carry; it was not started");
+}
+
 }  // namespace
 }  // namespace benchgate::processes
