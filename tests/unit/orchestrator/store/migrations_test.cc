@@ -634,9 +634,39 @@ TEST(Migrations, TheSweepVersionKeepsEarlierWorkloadsReadableWithoutTheirSweep) 
                       "IS NULL AND sweep_value IS NULL"),
             2);
   for (const char* value : {"'large'", "-1", "2.5"}) {
-    const std::string sql = std::string("UPDATE workloads SET sweep_value = ") + value;
+    const std::string sql =
+        std::string("UPDATE workloads SET sweep_value = ") + value + " WHERE sweep_of = 'echo'";
     EXPECT_FALSE((*store)->database().exec(sql.c_str()).ok()) << value;
   }
+  // Only a parameter the scenario loader sweeps (scenario/sweep_section.cc) is stored.
+  for (const char* parameter : {"'connections'", "'rate'", "'request_bytes'"}) {
+    const std::string sql = std::string("UPDATE workloads SET sweep_parameter = ") + parameter +
+                            " WHERE sweep_of = 'echo'";
+    EXPECT_TRUE((*store)->database().exec(sql.c_str()).ok()) << parameter;
+  }
+  for (const char* parameter : {"'threads'", "'Rate'", "''"}) {
+    const std::string sql = std::string("UPDATE workloads SET sweep_parameter = ") + parameter +
+                            " WHERE sweep_of = 'echo'";
+    EXPECT_FALSE((*store)->database().exec(sql.c_str()).ok()) << parameter;
+  }
+  // The three are a workload's sweep together, or none: a part of one is refused.
+  for (const char* column : {"sweep_of", "sweep_parameter", "sweep_value"}) {
+    const std::string unset =
+        std::string("UPDATE workloads SET ") + column + " = NULL WHERE sweep_of = 'echo'";
+    EXPECT_FALSE((*store)->database().exec(unset.c_str()).ok()) << column;
+  }
+  for (const char* set : {"sweep_of = 'hello'", "sweep_parameter = 'rate'", "sweep_value = 1"}) {
+    const std::string sql = std::string("UPDATE workloads SET ") + set + " WHERE sweep_of IS NULL";
+    EXPECT_FALSE((*store)->database().exec(sql.c_str()).ok()) << set;
+  }
+  EXPECT_EQ(query_int((*store)->database(),
+                      "SELECT count(*) FROM workloads WHERE sweep_of = 'echo' AND sweep_parameter "
+                      "= 'request_bytes' AND sweep_value = 4096"),
+            1);
+  EXPECT_EQ(query_int((*store)->database(),
+                      "SELECT count(*) FROM workloads WHERE sweep_of IS NULL AND sweep_parameter "
+                      "IS NULL AND sweep_value IS NULL"),
+            2);
 }
 
 }  // namespace
