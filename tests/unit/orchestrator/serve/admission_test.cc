@@ -131,6 +131,29 @@ TEST(Admission, ASubmittedCommandMayNotChooseTheProgramAnAdapterRuns) {
     expect_denied(admit(router, allowing({"/bin/sh"})),
                   "client.toml:7:11: error: [routers.theirs] command carries '" + name + "'");
   }
+  // TOML's \u0000 puts a NUL in the argument, which argv would cut to "--adapter" in the child:
+  // the loader refuses it before the whole-argument check above could pass it.
+  const std::string nul_option = "\"--adapter\\u0000\", \"wrk\"";
+  const std::string worker = "[worker_impls.w]\ncommand = [\"/bin/sh\", \"-x\", " + nul_option +
+                             "]\n[compare]\nworkers = [\"builtin\", \"w\"]\n";
+  const Admission nul_worker = admit(worker, allowing({"/bin/sh"}));
+  EXPECT_FALSE(nul_worker.scenario);
+  EXPECT_EQ(nul_worker.refusal, Refusal::kInvalid) << nul_worker.message;
+  EXPECT_EQ(nul_worker.message.rfind("client.toml:3:29: error: key 'command[2]' in "
+                                     "[worker_impls.w] holds a NUL byte (\\u0000)",
+                                     0),
+            0u)
+      << nul_worker.message;
+  std::string router = kComparedRouters;
+  router.replace(router.find("\"-c\""), 4, nul_option);
+  const Admission nul_router = admit(router, allowing({"/bin/sh"}));
+  EXPECT_FALSE(nul_router.scenario);
+  EXPECT_EQ(nul_router.refusal, Refusal::kInvalid) << nul_router.message;
+  EXPECT_EQ(nul_router.message.rfind("client.toml:7:23: error: key 'command[1]' in "
+                                     "[routers.theirs] holds a NUL byte (\\u0000)",
+                                     0),
+            0u)
+      << nul_router.message;
   // An option that only begins the same is another option.
   expect_admitted(
       admit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"--adapters\"]\n"
