@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <thread>
 
 #include "router/control/metrics_proto.h"
 #include "router/wamp/auth/auth_config.h"
@@ -352,6 +353,106 @@ TEST_F(WampSessionTest, FirstAndLastPassOverACalleeWhoseLinkIsClosing) {
     EXPECT_EQ(after.wamp.drops[kSlowConsumer], before.wamp.drops[kSlowConsumer] + 1);
     EXPECT_EQ(after.wamp.calls_routed - before.wamp.calls_routed, 2 * rounds);
   }
+}
+
+// random draws among the callees whose link is open: the call whose INVOCATION drops the
+// callee it drew goes on to the other, and every later call too, none refused with
+// wamp.error.no_available_callee. Which callee each call before the drop draws is random, so the
+// counts are of the answers: each call is answered once, by the open callee's YIELD (RESULT)
+// or, queued to the stalled callee, by its leaving (canceled). A thread answers the open
+// callee's INVOCATIONs until the call "stop", sent after the drop when only it can take it.
+TEST_F(WampSessionTest, RandomDrawsOnlyAmongCalleesWhoseLinkIsOpen) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  const auto snapshot = [this] {
+    metrics::Snapshot now;
+    server_->add_metrics(now);
+    return now;
+  };
+  constexpr size_t kSlowConsumer = static_cast<size_t>(metrics::DropReason::slow_consumer);
+  RawSocketTestClient stalled(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient open(port(), kMsgpack);
+  RawSocketTestClient caller(port(), kMsgpack);
+  ASSERT_NE(stalled.join(), 0u);
+  ASSERT_NE(open.join(), 0u);
+  ASSERT_NE(caller.join(), 0u);
+  open.send_without_delay();
+  caller.send_without_delay();
+  for (RawSocketTestClient* callee : {&stalled, &open}) {
+    callee->send(Json::array({64, 1, {{"invoke", "random"}}, "test.random"}));
+    ASSERT_EQ(callee->read()[0], 65);
+  }
+  const metrics::Snapshot before = snapshot();
+  uint64_t invocations = 0;
+  bool stopped = false;
+  std::thread answering([&open, &invocations, &stopped] {
+    while (!stopped) {
+      const Json invocation = open.read();
+      if (!invocation.is_array() || invocation[0] != 68) return;
+      ++invocations;
+      stopped = invocation[4][0] == "stop";
+      open.send(Json::array({70, invocation[1], Json::object()}));
+    }
+  });
+
+  // Bounded: at most 32 MiB to the stalled callee, as above; each call draws it with
+  // probability 1/2 until it is dropped.
+  constexpr uint64_t kRounds = 2000;
+  constexpr uint64_t kEcho = 1'000'000;
+  constexpr uint64_t kAfterDrop = 10;
+  const Json large = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 3))});
+  std::map<std::string, uint64_t> answers;
+  uint64_t answered = 0;
+  const auto count = [&answers, &answered](const Json& answer) {
+    ++answered;
+    if (answer[0] == 50) {
+      ++answers["RESULT"];
+      return;
+    }
+    ASSERT_EQ(answer[0], 8) << answer;
+    ++answers[answer[4].get<std::string>()];
+  };
+  uint64_t rounds = 0;
+  bool dropped = false;
+  while (!dropped && rounds < kRounds) {
+    ++rounds;
+    caller.send(Json::array({48, rounds, Json::object(), "test.random", large}));
+    caller.send(Json::array({48, kEcho + rounds, Json::object(), "bench.echo"}));
+    for (;;) {
+      const Json answer = caller.read();
+      ASSERT_TRUE(answer.is_array()) << "round " << rounds;
+      if (answer == Json::array({50, kEcho + rounds, Json::object()})) break;
+      count(answer);
+    }
+    dropped = snapshot().wamp.drops[kSlowConsumer] > before.wamp.drops[kSlowConsumer];
+  }
+  const uint64_t calls = rounds + kAfterDrop + 1;
+  if (dropped) {
+    for (uint64_t i = 1; i <= kAfterDrop; ++i) {
+      caller.send(Json::array({48, rounds + i, Json::object(), "test.random", Json::array({i})}));
+    }
+    caller.send(Json::array({48, calls, Json::object(), "test.random", Json::array({"stop"})}));
+    while (answered < calls) {
+      const Json answer = caller.read();
+      if (!answer.is_array()) break;
+      count(answer);
+    }
+  }
+  answering.join();  // it returns at "stop", or when a read times out
+  ASSERT_TRUE(dropped) << "the stalled callee was never dropped";
+  EXPECT_EQ(answered, calls);
+  EXPECT_EQ(answers.count("wamp.error.no_available_callee"), 0u);
+  EXPECT_TRUE(stopped) << "the last call did not reach the open callee";
+  // Every call the open callee got was answered; the others were queued to the stalled one.
+  EXPECT_EQ(answers["RESULT"], invocations);
+  EXPECT_GE(invocations, kAfterDrop + 1);
+  EXPECT_EQ(answers["RESULT"] + answers["wamp.error.canceled"], calls);
+  EXPECT_LE(answers.size(), 2u) << "no other answer";
+  const metrics::Snapshot after = snapshot();
+  EXPECT_EQ(after.wamp.drops[kSlowConsumer], before.wamp.drops[kSlowConsumer] + 1);
+  EXPECT_EQ(after.wamp.calls_routed - before.wamp.calls_routed, rounds + calls);
 }
 
 TEST_F(WampSessionTest, PublishReachesEverySubscriberButThePublisherAndIsAcknowledged) {
