@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -248,9 +249,10 @@ class FakeToolDir : public ::testing::Test {
     ASSERT_NE(::mkdtemp(pattern), nullptr);
     dir_ = pattern;
   }
+  // The folder and whatever fakes a test made in it.
   void TearDown() override {
-    for (const char* name : {"/h2load", "/wrk"}) ::unlink((dir_ + name).c_str());
-    ::rmdir(dir_.c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
   }
   void fake(const std::string& name, const std::string& script) {
     const std::string path = dir_ + "/" + name;
