@@ -191,12 +191,12 @@ std::string describe_status(int status) {
 // cut the program or an argument short, and the child would run other than what was checked
 // (serve's admission compares whole arguments). Checked before anything is forked.
 std::optional<std::string> nul_in_argv(const SpawnOptions& options) {
-  std::vector<std::string> argv{options.executable.string()};
-  argv.insert(argv.end(), options.args.begin(), options.args.end());
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i].find('\0') == std::string::npos) continue;
+  // argv[0] is the program, argv[i] args[i - 1].
+  for (size_t i = 0; i <= options.args.size(); ++i) {
+    const std::string& arg = i == 0 ? options.executable.native() : options.args[i - 1];
+    if (arg.find('\0') == std::string::npos) continue;
     return "cannot start " + options.name + ": " +
-           (i == 0 ? "its program '" : "argv[" + std::to_string(i) + "] '") + shown_text(argv[i]) +
+           (i == 0 ? "its program '" : "argv[" + std::to_string(i) + "] '") + shown_text(arg) +
            "' holds a NUL byte (\\u0000), which no program argument can carry; it was not "
            "started";
   }

@@ -47,25 +47,35 @@ std::string resolved_program(const std::string& program) {
   return ec ? path.string() : (folder / path.filename()).string();
 }
 
-// Calls `visit(program, what, where)` for every program a run of the scenario spawns by the name
-// the scenario holds: the program of a command system under test ([router], [routers.NAME]) and
-// of a [worker_impls.NAME] command. An adapter's tool is not among them: it is one of a fixed
-// set of names (h2load, wrk), resolved once as the service starts (resolve_adapter_programs),
-// whose file the bundled worker runs; `requires` programs are only looked up.
+// Calls `visit(command, what, where)` for every command a run of the scenario spawns as the
+// scenario holds it (a program and its arguments, never empty): a command system under test's
+// ([router], [routers.NAME]) and a [worker_impls.NAME] command's. An adapter's tool is not
+// among them: it is one of a fixed set of names (h2load, wrk), resolved once as the service
+// starts (resolve_adapter_programs), whose file the bundled worker runs; `requires` programs
+// are only looked up.
 template <typename ScenarioT, typename Visit>
-void for_each_spawned_program(ScenarioT& s, Visit&& visit) {
+void for_each_spawned_command(ScenarioT& s, Visit&& visit) {
   auto router = [&](auto& config, const std::string& section) {
     if (config.impl == scenario::RouterImpl::kCommand && !config.command.empty()) {
-      visit(config.command.front(), section + " command", config.at("command"));
+      visit(config.command, section + " command", config.at("command"));
     }
   };
   router(s.router, "[router]");
   for (auto& [name, config] : s.routers) router(config, "[routers." + name + "]");
   for (auto& [name, impl] : s.worker_impls) {
     if (!impl.command.empty()) {
-      visit(impl.command.front(), "[worker_impls." + name + "] command", impl.command_where);
+      visit(impl.command, "[worker_impls." + name + "] command", impl.command_where);
     }
   }
+}
+
+// `visit(program, what, where)` for the program of every command for_each_spawned_command
+// visits.
+template <typename ScenarioT, typename Visit>
+void for_each_spawned_program(ScenarioT& s, Visit&& visit) {
+  for_each_spawned_command(s, [&](auto& command, const std::string& what, const auto& where) {
+    visit(command.front(), what, where);
+  });
 }
 
 // The HOST:PORT a metrics URL reaches, as the scrape connects to it (localhost read as
@@ -186,8 +196,8 @@ std::optional<std::string> adapter_option_in(const std::vector<std::string>& com
 }
 
 void add_adapter_option_errors(const scenario::Scenario& s, std::string& out) {
-  auto check = [&](const std::vector<std::string>& command, const std::string& what,
-                   const scenario::Location& where) {
+  for_each_spawned_command(s, [&](const std::vector<std::string>& command, const std::string& what,
+                                  const scenario::Location& where) {
     if (auto option = adapter_option_in(command)) {
       out += error_line({*option, what, where},
                         what + " carries '" + *option +
@@ -196,17 +206,7 @@ void add_adapter_option_errors(const scenario::Scenario& s, std::string& out) {
                             "[worker_impls.NAME]: the service runs the tool it resolved as it "
                             "started); nothing was started");
     }
-  };
-  auto router = [&](const scenario::RouterConfig& config, const std::string& section) {
-    if (config.impl == scenario::RouterImpl::kCommand) {
-      check(config.command, section + " command", config.at("command"));
-    }
-  };
-  router(s.router, "[router]");
-  for (const auto& [name, config] : s.routers) router(config, "[routers." + name + "]");
-  for (const auto& [name, impl] : s.worker_impls) {
-    check(impl.command, "[worker_impls." + name + "] command", impl.command_where);
-  }
+  });
 }
 
 }  // namespace
