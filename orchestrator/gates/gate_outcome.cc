@@ -3,7 +3,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
+#include "common/util/joined_with_and.h"
 #include "orchestrator/gates/explanation.h"
 #include "orchestrator/gates/metrics.h"
 
@@ -105,12 +108,9 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
          std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows";
     if (!o.unpaired.empty()) {
       s += o.unpaired.size() == 1 ? "; repetition " : "; repetitions ";
-      for (size_t i = 0; i < o.unpaired.size(); ++i) {
-        s += (i == 0                       ? ""
-              : i + 1 == o.unpaired.size() ? " and "
-                                           : ", ") +
-             std::to_string(o.unpaired[i] + 1);
-      }
+      std::vector<std::string> numbers;  // counted from 1, as the report names repetitions
+      for (const uint32_t r : o.unpaired) numbers.push_back(std::to_string(r + 1));
+      s += joined_with_and(numbers);
       s += " left out: one variant had nothing to measure in it";
     }
     s += ")";

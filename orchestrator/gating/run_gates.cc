@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "common/util/joined_with_and.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gating/change_gates.h"
 #include "orchestrator/gating/other_definition.h"
@@ -290,10 +291,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
 }
 
 std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped) {
-  std::string who;
-  for (size_t i = 0; i < stopped.size(); ++i) {
-    who += (i == 0 ? "" : i + 1 == stopped.size() ? " and " : ", ") + stopped[i];
-  }
+  std::string who = joined_with_and(stopped);
   if (who.empty()) who = "a process";
   return "repetition " + std::to_string(index + 1) + " was measured while " + who + " " +
          (stopped.size() > 1 ? "were" : "was") + " stopped (flag " +

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/util/joined_with_and.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/scenario/scenario.h"
 
@@ -45,11 +46,9 @@ inline std::string threads_run_text(const std::string& one, const std::string& s
   bool same = true;
   for (const uint32_t t : threads) same = same && t == threads.front();
   if (same) return fmt::format("{} run {} each", several, threads.front());
-  std::string list;
-  for (size_t i = 0; i < threads.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == threads.size() ? " and " : ", ") + std::to_string(threads[i]);
-  }
-  return several + " run " + list;
+  std::vector<std::string> figures;
+  for (const uint32_t t : threads) figures.push_back(std::to_string(t));
+  return several + " run " + joined_with_and(figures);
 }
 
 // "2 worker(s) x 4 thread(s)": the workload's workers and the threads the scenario asks of each,

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "common/util/joined_with_and.h"
+
 namespace benchgate::results {
 namespace {
 
@@ -588,10 +590,7 @@ std::string not_history_reason(const WorkloadResult& workload) {
       return std::find(rep.flags.begin(), rep.flags.end(), flag) != rep.flags.end();
     };
     if (flagged(kProcessStopped)) {
-      std::string who;
-      for (size_t i = 0; i < rep.stopped.size(); ++i) {
-        who += (i == 0 ? "" : i + 1 == rep.stopped.size() ? " and " : ", ") + rep.stopped[i];
-      }
+      std::string who = joined_with_and(rep.stopped);
       if (who.empty()) who = "a process";
       return repetition + " was measured while " + who + " " +
              (rep.stopped.size() > 1 ? "were" : "was") + " stopped (flag " +
