@@ -15,6 +15,7 @@ set(BENCHGATE_COMMON_SOURCES
   util/errno_text.cc
   process/process_stats.cc
   process/process_tree.cc
+  process/fork_exec.cc
   security/token.cc
   util/size_class_pool.cc
   net/readiness_poller.cc

@@ -20,7 +20,6 @@
 // clang-format on
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +27,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/process/fork_exec.h"
 #include "common/util/errno_text.h"
 #include "common/util/shown_list.h"
 #include "common/util/shown_text.h"
@@ -41,61 +41,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-// The highest descriptor this process holds, read in the parent before the fork (-1 when
-// /proc cannot be read): close_all_but's bound where close_range(2) does not work.
-int highest_open_descriptor() {
-  int highest = -1;
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end;
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    int fd = 0;
-    const auto [ptr, parsed] = std::from_chars(name.data(), name.data() + name.size(), fd);
-    if (parsed == std::errc() && ptr == name.data() + name.size()) highest = std::max(highest, fd);
-  }
-  return highest;
-}
-
-// Closes the (child) process's descriptors first..last. close_range(2) where the kernel has it
-// and lets it run (5.9; a seccomp profile may refuse it with EPERM); otherwise one close(2) per
-// descriptor up to `fallback_bound`, never the limit of open files, which a container may set
-// to a billion. The bound is the parent's highest descriptor just before the fork plus a
-// margin: a descriptor another thread opened meanwhile takes the lowest free number, so it
-// lies within the margin unless more than that many opened at once.
-void close_from_to(unsigned first, unsigned last, unsigned fallback_bound) {
-  if (::close_range(first, last, 0) == 0) return;
-  for (unsigned fd = first; fd <= last && fd <= fallback_bound; ++fd) ::close(fd);
-}
-
-// Closes every descriptor of the (child) process but those of `keep`. Boost 1.81's close_all
-// closes only those above the highest kept one (it compares each kept descriptor with itself,
-// not with the next), leaving the ones between two kept descriptors open.
-void close_all_but(std::vector<int>& keep, unsigned fallback_bound) {
-  std::sort(keep.begin(), keep.end());
-  unsigned first = 0;
-  for (const int fd : keep) {
-    if (fd < 0 || static_cast<unsigned>(fd) < first) continue;
-    if (static_cast<unsigned>(fd) > first) close_from_to(first, fd - 1, fallback_bound);
-    first = static_cast<unsigned>(fd) + 1;
-  }
-  close_from_to(first, ~0U, fallback_bound);
-}
-
-// How many descriptors past the parent's highest one the fallback closes (close_from_to).
-constexpr unsigned kDescriptorMargin = 1024;
-// The fallback's bound where the parent's highest descriptor is not known.
-constexpr unsigned kUnknownBound = 65535;
-
-// Whether close_range(2) works in this process, asked once: closing descriptor ~0U, which no
-// process can hold (the kernel caps the limit of open files far below it), fails only where
-// the kernel lacks the call (ENOSYS) or a seccomp profile refuses it (EPERM). Where it works
-// the spawn need not read /proc/self/fd for the fallback's bound, a walk of every descriptor
-// the orchestrator holds (gRPC's sockets, the store, the workers' pipes) on every spawn.
-bool close_range_works() {
-  static const bool works = ::close_range(~0U, ~0U, 0) == 0;
-  return works;
-}
-
 // Runs in the child between fork and exec: its own process group and cgroup (before it can
 // start anything), and death with the parent.
 struct ChildSetup {
@@ -103,17 +48,13 @@ struct ChildSetup {
   int cgroup_procs_fd;       // -1: no cgroup
   const char* const* env;    // the child's environment (prepared before the fork)
   int exec_fd = -1;          // a pinned program's descriptor (pinned_programs.h); -1: by its path
-  unsigned close_bound = 0;  // close_from_to's fallback bound, set before the fork
+  unsigned close_bound = 0;  // fork_exec::close_all_but's fallback bound, set before the fork
   // In the parent, before the fork: the descriptor is one the child keeps until its exec, and
-  // the fallback's bound is read (no /proc in the child: only async-signal-safe calls there),
-  // unless close_range works. A seccomp filter installed since the probe (filters are only
-  // ever added) makes the child's close_range fail all the same: it then closes up to
-  // kUnknownBound one by one.
+  // the fallback's bound is read (no /proc in the child: only async-signal-safe calls there).
   bp::error_code on_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                           const char* const*) {
     if (exec_fd >= 0) launcher.fd_whitelist.push_back(exec_fd);
-    const int highest = close_range_works() ? -1 : highest_open_descriptor();
-    close_bound = highest < 0 ? kUnknownBound : static_cast<unsigned>(highest) + kDescriptorMargin;
+    close_bound = fork_exec::descriptor_close_bound();
     return {};
   }
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
@@ -127,8 +68,12 @@ struct ChildSetup {
     // The parent may have died between fork and prctl; then nobody would signal us.
     if (::getppid() != parent) ::_exit(1);
     // Nothing of the orchestrator's reaches the program but its stdio: the launcher keeps its
-    // own error pipe (close-on-exec) and exec_fd (close-on-exec too) open until the exec.
-    close_all_but(launcher.fd_whitelist, close_bound);
+    // own error pipe (close-on-exec) and exec_fd (close-on-exec too) open until the exec. Not
+    // Boost 1.81's close_all, which closes only those above the highest kept descriptor (it
+    // compares each kept descriptor with itself, not with the next), leaving the ones between
+    // two kept descriptors open.
+    fork_exec::close_all_but(launcher.fd_whitelist.data(), launcher.fd_whitelist.size(),
+                             close_bound);
     if (exec_fd < 0) return {};  // the launcher executes the path
     // The pinned file is executed here, not the path the launcher would. Only an error returns.
     ::execveat(exec_fd, "", const_cast<char* const*>(argv), const_cast<char* const*>(env),
@@ -194,7 +139,7 @@ std::optional<std::string> nul_in_argv(const SpawnOptions& options) {
   // argv[0] is the program, argv[i] args[i - 1].
   for (size_t i = 0; i <= options.args.size(); ++i) {
     const std::string& arg = i == 0 ? options.executable.native() : options.args[i - 1];
-    if (arg.find('\0') == std::string::npos) continue;
+    if (!fork_exec::holds_nul(arg)) continue;
     return "cannot start " + options.name + ": " +
            (i == 0 ? "its program '" : "argv[" + std::to_string(i) + "] '") + shown_text(arg) +
            "' holds a NUL byte (\\u0000), which no program argument can carry; it was not "

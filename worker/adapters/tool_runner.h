@@ -1,8 +1,9 @@
 // Runs an external tool as an argument vector (never through a shell) and collects what it
 // printed and the CPU it used. The child gets its own process group, SIGKILL when the thread
-// that started it dies (PR_SET_PDEATHSIG), and an unblocked signal mask (the worker blocks
-// SIGTERM/SIGINT for sigwait). Cancelling or passing the deadline kills the whole group, so
-// no run outlives the call.
+// that started it dies (PR_SET_PDEATHSIG), default signal dispositions and an unblocked mask
+// (the worker blocks SIGTERM/SIGINT for sigwait), and no descriptor of the worker's but its
+// stdio (common/process/fork_exec.h, as the orchestrator's children). Cancelling or passing
+// the deadline kills the whole group, so no run outlives the call.
 #pragma once
 
 #include <chrono>
@@ -34,7 +35,10 @@ inline constexpr size_t kMaxCapturedBytes = 4 << 20;
 
 // `argv[0]` is the executable's path. `cancelled` is polled every few milliseconds while the
 // tool runs; when it returns true the tool is killed and the run returns with `cancelled`.
-// An error only when the process could not be started at all.
+// An error only when the process could not be started at all: an argument holding a NUL byte
+// (refused before the fork, naming argv[N]), or a step between fork and exec that failed, the
+// exec itself included ("cannot start /usr/bin/wrk: exec: no such file or directory"); a child
+// that failed so is waited for before the error returns.
 Expected<ToolRun> run_tool(const std::vector<std::string>& argv,
                            std::chrono::steady_clock::time_point deadline,
                            const std::function<bool()>& cancelled);
