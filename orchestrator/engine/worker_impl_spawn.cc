@@ -1,12 +1,31 @@
 // See worker_impl_spawn.h.
 #include "orchestrator/engine/worker_impl_spawn.h"
 
+#include <optional>
+#include <string>
+
 #include "common/units/units.h"
 #include "orchestrator/processes/child_process.h"
 
 namespace benchgate::engine {
 
 namespace {
+
+// The bundled worker running `adapter` for implementation `name`: its log folder is the
+// implementation's own, as a command's is, and it takes --token-file like the builtin pool's.
+// `tool`: the adapter's program the service resolved as it started (--adapter-program); without
+// it the worker looks the tool up on PATH.
+workers::SpawnConfig adapter_worker_config(const std::string& name, const std::string& adapter,
+                                           const EngineOptions& options,
+                                           const std::optional<std::string>& tool) {
+  workers::SpawnConfig config;
+  config.log_dir = own_log_folder(options.log_dir, "worker-impl-" + name);
+  config.worker_binary = options.worker_binary;
+  config.extra_args = {"--adapter", adapter};
+  if (tool) config.extra_args.insert(config.extra_args.end(), {"--adapter-program", *tool});
+  config.authenticate = options.authenticate_spawned_workers;
+  return config;
+}
 
 // The bundled worker around an adapter whose tool the service resolved as it started
 // (EngineOptions::adapter_programs): that file, never looked up again. One the service did not
@@ -27,10 +46,7 @@ WorkerImplSpawn pinned_adapter_spawn(const std::string& name, const scenario::Wo
                            ErrorKind::kFailed};
     return out;
   }
-  out.config.log_dir = own_log_folder(options.log_dir, "worker-impl-" + name);
-  out.config.worker_binary = options.worker_binary;
-  out.config.extra_args = {"--adapter", impl.adapter, "--adapter-program", found->second};
-  out.config.authenticate = options.authenticate_spawned_workers;
+  out.config = adapter_worker_config(name, impl.adapter, options, found->second);
   return out;
 }
 
@@ -61,18 +77,15 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
                            ErrorKind::kNotConfigured};
     return out;
   }
+  if (!impl.adapter.empty()) {
+    out.config = adapter_worker_config(name, impl.adapter, options, std::nullopt);
+    return out;
+  }
   // Each implementation logs into a folder of its own: its worker 0 and the bundled pool's
   // would write the same worker-0.stderr.log.
   out.config.log_dir = own_log_folder(options.log_dir, "worker-impl-" + name);
-  if (impl.adapter.empty()) {
-    out.config.worker_binary = program->string();
-    out.config.extra_args.assign(impl.command.begin() + 1, impl.command.end());
-  } else {
-    out.config.worker_binary = options.worker_binary;
-    out.config.extra_args = {"--adapter", impl.adapter};
-    // The bundled worker, so it takes --token-file like the builtin pool's.
-    out.config.authenticate = options.authenticate_spawned_workers;
-  }
+  out.config.worker_binary = program->string();
+  out.config.extra_args.assign(impl.command.begin() + 1, impl.command.end());
   return out;
 }
 
