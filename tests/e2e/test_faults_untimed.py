@@ -4,8 +4,9 @@ that never becomes ready, exits before READY or sends a malformed result or prog
 its first window, with and without fail_fast; of two workers given with --workers-at, worker 0
 exiting when a window comes (on_worker_loss = "continue") and worker 1 then sending a malformed
 result; an address another program already serves; workers given with --workers-at that do not
-answer. The faulty workers fail whenever they are asked, the
-deadlines waited out are the workload's and --workers-wait, stated in the messages as given,
+answer; an external system that is not there and a router that never says READY. The faulty
+workers fail whenever they are asked, the deadlines waited out are the workload's,
+--workers-wait and the startup_timeout, stated in the messages as given,
 and nothing is killed or stopped from outside at a chosen moment. The checks are
 test_faults.py's (FaultRuns)."""
 import os
@@ -236,6 +237,36 @@ repetitions = 1
         self.assertNotIn("child process logs", run.stderr)
         self.assert_run_ended(run)
 
+    def test_an_unreachable_external_system_is_named_with_the_connection_error(self):
+        path = write_scenario(self.dir, "unreachable.toml",
+                              self.UNREACHABLE.format(address="127.0.0.1:1"))
+        run = self.run_to_end(path)  # waits out its startup_timeout: it may be coming up
+        out = run.stdout + run.stderr
+        self.assertIn("system under test is not reachable: nothing accepted connections on "
+                      "127.0.0.1:1 within 1s (startup_timeout; the last attempt: connection refused)",
+                      out)
+        self.assertNotIn("did not start", out)
+        # Nothing was spawned, so there is no log folder to point at.
+        self.assertNotIn("child process logs", run.stderr)
+        self.assert_run_ended(run)
+
+    def test_a_router_that_never_says_ready_fails_at_its_startup_timeout(self):
+        router = self.executable("silent-router.sh",
+                                 'echo "never ready, as asked" >&2\nexec sleep 120\n')
+        path = write_scenario(self.dir, "silent.toml", """
+name = "e2e_silent_router"
+[router]
+startup_timeout = "1s"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+""")
+        run = self.run_to_end(path, "--router-bin", router)
+        self.assertIn("system under test did not start: router did not print READY within 1s "
+                      "(startup_timeout)", run.stderr)
+        self.assertIn("never ready, as asked", run.stderr)  # the stderr tail
+        self.assert_run_ended(run)
 
 if __name__ == "__main__":
     unittest.main()
