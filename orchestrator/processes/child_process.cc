@@ -148,6 +148,21 @@ std::optional<std::string> nul_in_argv(const SpawnOptions& options) {
   return std::nullopt;
 }
 
+// Why an entry of `options.environment` cannot reach the child, or nothing: an environment
+// entry is a C string as well, and the child would see the variable cut short.
+std::optional<std::string> nul_in_environment(const SpawnOptions& options) {
+  for (const std::string& entry : options.environment) {
+    if (!fork_exec::holds_nul(entry)) continue;
+    const size_t eq = entry.find('=');
+    return "cannot start " + options.name + ": environment variable " +
+           shown_text(entry.substr(0, eq)) + " '" +
+           shown_text(eq == std::string::npos ? std::string() : entry.substr(eq + 1)) +
+           "' holds a NUL byte (\\u0000), which no environment variable can carry; it was not "
+           "started";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> find_executable(const std::string& name) {
@@ -201,6 +216,7 @@ std::optional<std::string> program_path_problem(const std::string& program) {
 
 Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {
   if (auto problem = nul_in_argv(options)) return Error{*problem};
+  if (auto problem = nul_in_environment(options)) return Error{*problem};
   auto exe = find_executable(options.executable.string());
   if (!exe) {
     return Error{"cannot start " + options.name + ": executable '" + options.executable.string() +

@@ -21,12 +21,14 @@
 namespace benchgate::processes {
 
 struct SpawnOptions {
-  std::string name;                      // for messages: "router", "worker 2"
-  std::filesystem::path executable;      // absolute, or found on PATH
-  std::vector<std::string> args;         // argument vector; never passed to a shell
-  std::filesystem::path stderr_log;      // where the child's stderr goes
-  bool capture_stdout = true;            // read the READY line from stdout
-  std::vector<std::string> environment;  // "NAME=VALUE" added to the orchestrator's own
+  std::string name;                  // for messages: "router", "worker 2"
+  std::filesystem::path executable;  // absolute, or found on PATH
+  std::vector<std::string> args;     // argument vector; never passed to a shell
+  std::filesystem::path stderr_log;  // where the child's stderr goes
+  bool capture_stdout = true;        // read the READY line from stdout
+  // "NAME=VALUE" added to the orchestrator's own. Like `executable` and `args`, refused by
+  // spawn (naming the variable) when one holds a NUL byte, which a C string cannot carry.
+  std::vector<std::string> environment;
 };
 
 class ChildProcess {

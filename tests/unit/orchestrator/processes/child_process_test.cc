@@ -305,5 +305,18 @@ TEST(ChildProcess, AProgramHoldingANulIsRefused) {
             "which no program argument can carry; it was not started");
 }
 
+// An environment entry is a C string too: the child would see the variable cut short
+// (BENCHGATE_SUT_DIR, the folder of a command system under test, is built from the log folder).
+TEST(ChildProcess, AnEnvironmentVariableHoldingANulIsRefusedByItsName) {
+  SpawnOptions options = shell("echo READY; sleep 30");
+  options.environment = {"BENCHGATE_OTHER=x", std::string("BENCHGATE_SUT_DIR=/tmp/a\0b", 26)};
+  auto child = ChildProcess::spawn(options);
+  ASSERT_FALSE(child.ok());
+  EXPECT_EQ(child.message(),
+            "cannot start test child: environment variable BENCHGATE_SUT_DIR '/tmp/a\\x00b' "
+            "holds a NUL byte (\\u0000), which no environment variable can carry; it was not "
+            "started");
+}
+
 }  // namespace
 }  // namespace benchgate::processes
