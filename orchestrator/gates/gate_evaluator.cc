@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <utility>
@@ -90,6 +91,17 @@ struct LogSpace {
     return out;
   }
 };
+
+// The baseline's centre in the metric's units. With an odd number of runs it is the middle run's
+// figure itself: back from log space a stored 40485.5 ops/s would come out 40485.49999999996 and
+// print one unit below what that run's report and `compare` printed. With an even number it is
+// the test's centre (the two middle figures' mean in log space), which no run has.
+double centre_in_units(std::vector<double> figures, const LogSpace& space, double log_centre) {
+  if (figures.size() % 2 == 0) return space.from(log_centre);
+  const auto middle = figures.begin() + static_cast<std::ptrdiff_t>(figures.size() / 2);
+  std::nth_element(figures.begin(), middle, figures.end());
+  return *middle;
+}
 
 // One relative test's result in log space.
 struct Test {
@@ -203,6 +215,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   }
   const MetricInfo& info = *find_metric(gate.metric);
   const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
+  const std::vector<double> figures_in_units = figures;
   for (double& f : figures) f = space.to(f);
   // The noise model is the baseline's: the new run's own spread is part of what is judged
   // (one slow repetition must not make its run untestable).
@@ -242,7 +255,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
     test.centre = centre;
   }
   o.method = test.method;
-  o.baseline_centre = space.from(test.centre);
+  o.baseline_centre = centre_in_units(figures_in_units, space, test.centre);
   o.threshold = space.from(test.centre + margin);
   o.effect = d;
   o.effect_interval = test.interval;

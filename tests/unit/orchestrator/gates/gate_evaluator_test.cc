@@ -173,6 +173,23 @@ TEST(SmallBaseline, OneBaselineRunWithoutCalibrationCannotFailAndSaysUnderpowere
   EXPECT_TRUE(same.underpowered);
 }
 
+TEST(SmallBaseline, TheBaselineReadsAsItsRunsReportPrintedIt) {
+  // A stored 40485.5 ops/s is 40486 in that run's RESULT line and in `compare`; back from log
+  // space it was 40485.49999999996, and the explanation said "baseline 40485 ops/s".
+  const GateOutcome one =
+      evaluate_gate(relative_gate("throughput.rps"), run({40000}), {base(7, {40485.5})});
+  EXPECT_DOUBLE_EQ(*one.baseline_centre, 40485.5);
+  EXPECT_NE(one.explanation.find(" vs baseline 40486 ops/s (1 run)"), std::string::npos)
+      << one.explanation;
+  // With three runs the centre is the middle run's figure, as stored.
+  const GateOutcome three =
+      evaluate_gate(relative_gate("throughput.rps"), run({40000}),
+                    {base(7, {41000.25}), base(8, {40485.5}), base(9, {39000.75})});
+  EXPECT_DOUBLE_EQ(*three.baseline_centre, 40485.5);
+  EXPECT_NE(three.explanation.find(" vs baseline 40486 ops/s (3 runs)"), std::string::npos)
+      << three.explanation;
+}
+
 TEST(SmallBaseline, ACalibrationLetsOneBaselineRunDecide) {
   const std::vector<BaselineRun> one{base(43, {1.00, 1.01, 1.02})};
   // 1% between runs in log space, measured over 10 runs, calibrate's cv 1.2%.
