@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <ctime>
+#include <string_view>
 
 #include "common/util/shown_text.h"
 #include "orchestrator/gates/metrics.h"
@@ -40,7 +41,12 @@ std::optional<std::string> run_took(const std::string& status, int64_t started_a
 
 std::string short_commit(const std::string& commit) {
   if (commit.empty()) return "-";
-  return shown_text(commit.substr(0, 10));
+  // The mark git_revision adds when a tracked file differed from HEAD: cut off with the SHA,
+  // a dirty tree's run would read as the commit's own.
+  static constexpr std::string_view kDirty = "-dirty";
+  const bool dirty = commit.size() > kDirty.size() && commit.ends_with(kDirty);
+  const std::string sha = dirty ? commit.substr(0, commit.size() - kDirty.size()) : commit;
+  return shown_text(sha.substr(0, 10) + (dirty ? std::string(kDirty) : ""));
 }
 
 std::string format_labels(const std::map<std::string, std::string>& labels) {

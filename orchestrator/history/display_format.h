@@ -23,7 +23,8 @@ std::string format_span(int64_t ns);
 // (its finished_at is when a later orchestrator marked it; README, "Run status").
 std::optional<std::string> run_took(const std::string& status, int64_t started_at_ns,
                                     std::optional<int64_t> finished_at_ns);
-// The first 10 characters of a commit id, escaped; "-" when there is none.
+// The first 10 characters of a commit id, escaped, keeping a "-dirty" mark (store/git_revision.h):
+// "0123456789-dirty"; "-" when there is none.
 std::string short_commit(const std::string& commit);
 // "k1=v1,k2=v2" in key order, each key and value escaped; "-" when empty.
 std::string format_labels(const std::map<std::string, std::string>& labels);

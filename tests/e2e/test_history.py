@@ -98,6 +98,22 @@ class HistoryTest(unittest.TestCase):
             self.assertEqual(run.returncode, 2, args)
             self.assertEqual(run.stderr, "error: run 99 does not exist\n")
 
+    def test_a_dirty_commit_keeps_its_mark_when_shortened(self):
+        # git_revision stores "SHA-dirty" for a run measured on a tree that differed from HEAD:
+        # shortened to the SHA alone, it read as the commit's own run.
+        with sqlite3.connect(self.db) as db:
+            db.execute("UPDATE runs SET commit_id = '6bcb6d6650" + "a" * 30 + "-dirty' "
+                       "WHERE id = 1")
+        db.close()
+        self.assertEqual(self.orchestrator("baseline", "add", "main", "1").returncode, 0)
+        runs = self.orchestrator("runs", "list")
+        self.assertEqual(squash(runs.stdout).splitlines()[3],
+                         " 1 history_demo ok 2023-11-14 22:13:20 1m05s 6bcb6d6650-dirty main 0 "
+                         "local ci=yes")
+        baselines = self.orchestrator("baseline", "list")
+        self.assertEqual(squash(baselines.stdout).splitlines()[1].split(" ")[:4],
+                         ["main", "1", "history_demo", "6bcb6d6650-dirty"])
+
     def test_baselines_are_added_listed_and_removed_with_clear_messages(self):
         def check(args, code, out="", err=""):
             run = self.orchestrator("baseline", *args)

@@ -35,6 +35,14 @@ TEST(DisplayFormat, CommitsAreShortenedAndEmptyValuesShowADash) {
   EXPECT_EQ(or_dash("main"), "main");
 }
 
+// A run measured on a tree that differed from its commit (git_revision's "SHA-dirty") must not
+// read as the commit's own run once shortened.
+TEST(DisplayFormat, AShortCommitKeepsTheDirtyMark) {
+  EXPECT_EQ(short_commit("6bcb6d6650aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-dirty"), "6bcb6d6650-dirty");
+  EXPECT_EQ(short_commit("abc-dirty"), "abc-dirty");
+  EXPECT_EQ(short_commit("-dirty"), "-dirty");
+}
+
 // Who started a run: a run stored before schema version 23 has no origin (nobody recorded it,
 // and serve's jobs or clients may have started it); it said "local (orchestrator run; ...)".
 TEST(DisplayFormat, AnOriginNobodyRecordedIsSaidToBeNotRecorded) {
