@@ -144,7 +144,8 @@ int changes(const ChangesFlags& flags) {
     std::cout << "no finished runs match in " << flags.db << "\n";
     return kExitOk;
   }
-  std::cout << history::render_change_table(*series) << history::render_change_lines(*series);
+  std::cout << history::render_change_table(*series, options.min_size)
+            << history::render_change_lines(*series);
   return kExitOk;
 }
 

@@ -56,13 +56,14 @@ std::string change_direction(const std::string& metric, const store::StoredChang
   return up == (info->direction == gates::Direction::kHigherIsBetter) ? "better" : "worse";
 }
 
-std::string render_change_table(const std::vector<store::SeriesChanges>& series) {
+std::string render_change_table(const std::vector<store::SeriesChanges>& series, size_t min_side) {
   TextTable table({"SCENARIO", "WORKLOAD", "VARIANT", "METRIC", "TESTBED", "RUN", "COMMITS",
                    "BEFORE", "AFTER", "CHANGE", "95% CI", "P", "DIRECTION"});
   for (size_t column : {5, 7, 8, 9, 11}) table.align(column, TextTable::Align::kRight);
-  size_t count = 0, computed = 0, runs = 0;
+  size_t count = 0, computed = 0, runs = 0, too_short = 0;
   for (const store::SeriesChanges& s : series) {
     if (!s.from_store) ++computed;
+    if (static_cast<size_t>(s.points) < 2 * min_side) ++too_short;
     runs += static_cast<size_t>(s.points);
     for (const store::StoredChangePoint& c : s.changes) {
       ++count;
@@ -78,6 +79,12 @@ std::string render_change_table(const std::vector<store::SeriesChanges>& series)
   std::string out = table.empty() ? "" : table.render();
   out += fmt::format("{} change point{} in {} series ({} run values)", count, count == 1 ? "" : "s",
                      series.size(), runs);
+  // Said, or "0 change points" over a young history reads as a stable one.
+  if (too_short > 0) {
+    out +=
+        fmt::format("; {} series too short to show a change (fewer than {} runs: {} on each side)",
+                    too_short, 2 * min_side, min_side);
+  }
   if (computed > 0)
     out += fmt::format("; {} series computed now, not read from the store", computed);
   return out + "\n";

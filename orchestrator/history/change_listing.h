@@ -2,6 +2,7 @@
 // store's records: a table, `CHANGE|` lines, or one JSON document. No database here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,8 +22,10 @@ struct ChangeListingContext {
 // "worse", "better", or "-" (no change figure, or a metric without a direction).
 std::string change_direction(const std::string& metric, const store::StoredChangePoint& c);
 
-// One row per change point (series in order, changes in run order), then a summary line.
-std::string render_change_table(const std::vector<store::SeriesChanges>& series);
+// One row per change point (series in order, changes in run order), then a summary line that
+// counts the series with fewer than 2 * min_side runs (changes::ChangeOptions::min_size), which
+// cannot show a change.
+std::string render_change_table(const std::vector<store::SeriesChanges>& series, size_t min_side);
 
 // One line per change point:
 // CHANGE|scenario=..|workload=..|variant=..|metric=..|testbed=..|host=..|run=..|

@@ -114,6 +114,15 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual(squash(baselines.stdout).splitlines()[1].split(" ")[:4],
                          ["main", "1", "history_demo", "6bcb6d6650-dirty"])
 
+    def test_history_changes_says_how_many_series_are_too_short_to_show_a_change(self):
+        # Three runs: no series has the 3 runs on each side a change needs (docs/GATES.md).
+        run = self.orchestrator("history", "changes")
+        self.assertEqual((run.returncode, run.stderr), (0, ""))
+        self.assertEqual(run.stdout,
+                         "0 change points in 28 series (42 run values); 28 series too short to "
+                         "show a change (fewer than 6 runs: 3 on each side); 28 series computed "
+                         "now, not read from the store\n")
+
     def test_baselines_are_added_listed_and_removed_with_clear_messages(self):
         def check(args, code, out="", err=""):
             run = self.orchestrator("baseline", *args)

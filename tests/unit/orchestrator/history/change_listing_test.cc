@@ -43,7 +43,7 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
   latency.changes[0].median_after = 0.00095;
   latency.changes[0].change_low.reset();
   EXPECT_EQ(
-      render_change_table({throughput_drop(), latency}),
+      render_change_table({throughput_drop(), latency}, 3),
       "SCENARIO    WORKLOAD    VARIANT  METRIC          TESTBED      RUN  COMMITS                "
       "      BEFORE       AFTER  CHANGE  95% CI                P  DIRECTION\n"
       "quickstart  http_hello  default  throughput.rps  bench-a (3)   31  "
@@ -54,7 +54,21 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
       "better\n"
       "2 change points in 2 series (120 run values); 1 series computed now, not read from "
       "the store\n");
-  EXPECT_EQ(render_change_table({}), "0 change points in 0 series (0 run values)\n");
+  EXPECT_EQ(render_change_table({}, 3), "0 change points in 0 series (0 run values)\n");
+}
+
+// A series of fewer than 2 * 3 runs cannot show a change (docs/GATES.md, "minimum side"): the
+// summary says how many there were, or "0 change points" over a young history reads as stable.
+TEST(ChangeListing, TheSummaryCountsTheSeriesTooShortToShowAChange) {
+  store::SeriesChanges five = throughput_drop();
+  five.changes.clear();
+  five.points = 5;
+  store::SeriesChanges six = five;
+  six.points = 6;
+  EXPECT_EQ(render_change_table({five, six, five}, 3),
+            "0 change points in 3 series (16 run values); 2 series too short to show a change "
+            "(fewer than 6 runs: 3 on each side)\n");
+  EXPECT_EQ(render_change_table({six}, 3), "0 change points in 1 series (6 run values)\n");
 }
 
 // The runs clients submitted to `orchestrator serve` are a series of their own beside the
@@ -62,7 +76,7 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
 TEST(ChangeListing, AClientSeriesIsMarkedInTheTableTheLinesAndTheJson) {
   store::SeriesChanges client = throughput_drop();
   client.key.submitted_by = store::kClientRuns;
-  const std::string table = render_change_table({throughput_drop(), client});
+  const std::string table = render_change_table({throughput_drop(), client}, 3);
   EXPECT_NE(table.find("\nquickstart           http_hello"), std::string::npos) << table;
   EXPECT_NE(table.find("\nquickstart (client)  http_hello"), std::string::npos) << table;
   EXPECT_NE(render_change_lines({client}).find("|submitted_by=client\n"), std::string::npos);
