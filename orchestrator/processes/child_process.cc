@@ -17,8 +17,10 @@
 #include <boost/asio/readable_pipe.hpp>
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/stdio.hpp>
+#include <boost/system/system_error.hpp>
 // clang-format on
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -49,22 +51,34 @@ struct ChildSetup {
   const char* const* env;    // the child's environment (prepared before the fork)
   int exec_fd = -1;          // a pinned program's descriptor (pinned_programs.h); -1: by its path
   unsigned close_bound = 0;  // fork_exec::close_all_but's fallback bound, set before the fork
-  // In the parent, before the fork: the descriptor is one the child keeps until its exec, and
-  // the fallback's bound is read (no /proc in the child: only async-signal-safe calls there).
+  // The write end of a close-on-exec pipe through which the child names the step that failed
+  // (fork_exec::send_step_failure): Boost's launcher sends the parent the errno alone.
+  int step_fd = -1;
+  bool* child_failed = nullptr;  // set in the parent when the child reported a failure
+  // In the parent, before the fork: the descriptors are ones the child keeps until its exec,
+  // and the fallback's bound is read (no /proc in the child: only async-signal-safe calls there).
   bp::error_code on_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                           const char* const*) {
     if (exec_fd >= 0) launcher.fd_whitelist.push_back(exec_fd);
+    launcher.fd_whitelist.push_back(step_fd);
     close_bound = fork_exec::descriptor_close_bound();
     return {};
+  }
+  // In the child: names `step` to the parent, and returns the errno for Boost to send.
+  bp::error_code failed(const char* step) const {
+    const int error = errno;
+    fork_exec::send_step_failure(step_fd, step, error);
+    errno = error;  // what the launcher writes to its own pipe
+    return {error, bp::system_category()};
   }
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                                const char* const* argv) {
     launcher.env = env;
-    if (::setpgid(0, 0) != 0) return {errno, bp::system_category()};
+    if (::setpgid(0, 0) != 0) return failed("setpgid");
     if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
-      return {errno, bp::system_category()};
+      return failed("the move into its cgroup (cgroup.procs)");
     }
-    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return {errno, bp::system_category()};
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return failed("prctl(PR_SET_PDEATHSIG)");
     // The parent may have died between fork and prctl; then nobody would signal us.
     if (::getppid() != parent) ::_exit(1);
     // Nothing of the orchestrator's reaches the program but its stdio: the launcher keeps its
@@ -78,7 +92,7 @@ struct ChildSetup {
     // The pinned file is executed here, not the path the launcher would. Only an error returns.
     ::execveat(exec_fd, "", const_cast<char* const*>(argv), const_cast<char* const*>(env),
                AT_EMPTY_PATH);
-    return {errno, bp::system_category()};
+    return failed("exec");
   }
   // When the exec or a step before it fails, Boost's launcher sends the parent the errno and
   // then calls exit(), which would run the orchestrator's atexit handlers and static destructors
@@ -99,11 +113,34 @@ struct ChildSetup {
   template <typename... Ignored>
   void on_error(bp::posix::default_launcher& launcher, Ignored&&...) {
     if (launcher.pid <= 0) return;  // no fork, or a failed one
+    if (child_failed != nullptr) *child_failed = true;
     ::kill(launcher.pid, SIGKILL);
     while (::waitpid(launcher.pid, nullptr, 0) < 0 && errno == EINTR) {
     }
   }
 };
+
+// The pipe a spawn's child names the step that failed through (ChildSetup::step_fd).
+struct StepPipe {
+  std::array<int, 2> fds{-1, -1};
+  StepPipe() = default;
+  StepPipe(const StepPipe&) = delete;
+  StepPipe& operator=(const StepPipe&) = delete;
+  ~StepPipe() {
+    for (const int fd : fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+};
+
+// Why the launcher failed: the step the child named ("setpgid: operation not permitted"), or
+// the exec where a child failed without naming one (the launcher's own exec of the path), or,
+// where no child failed (no pipe, no fork), the launcher's words.
+std::string spawn_failure(int step_fd, bool child_failed, const boost::system::system_error& e) {
+  if (const auto step = fork_exec::receive_step_failure(step_fd)) return fork_exec::describe(*step);
+  if (child_failed) return "exec: " + errno_text(e.code().value());
+  return e.what();
+}
 
 // The names Linux may give a program started from descriptor `fd` (execveat(AT_EMPTY_PATH)):
 // the opened file's own name since Linux 6.14 (python3.11 for a pinned /usr/bin/python3), the
@@ -273,6 +310,15 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
     setup.exec_fd = pinned->fd;
     child->started_names_ = names_from_descriptor(pinned->fd);
   }
+  // Non-blocking: the parent reads it only once the launcher said the child failed, and then
+  // the child's StepFailure, if it sent one, is there already (sent before Boost's errno).
+  StepPipe steps;
+  if (::pipe2(steps.fds.data(), O_CLOEXEC | O_NONBLOCK) != 0) {
+    return Error{"cannot start " + options.name + ": pipe: " + errno_text(errno)};
+  }
+  setup.step_fd = steps.fds[1];
+  bool child_failed = false;
+  setup.child_failed = &child_failed;
   auto spawning = lock_spawning();
   try {
     if (options.capture_stdout) {
@@ -282,6 +328,9 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
       proc.emplace(ctx, *exe, options.args, bp::process_stdio{nullptr, nullptr, options.stderr_log},
                    setup);
     }
+  } catch (const boost::system::system_error& e) {
+    return Error{"cannot start " + options.name + " (" + exe->string() +
+                 "): " + spawn_failure(steps.fds[0], child_failed, e)};
   } catch (const std::exception& e) {
     return Error{"cannot start " + options.name + " (" + exe->string() + "): " + e.what()};
   }

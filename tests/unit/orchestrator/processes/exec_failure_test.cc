@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -90,6 +91,7 @@ class ExecFailure : public ::testing::Test {
       ::waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED);
     }
     EXPECT_FALSE(child.ok());
+    if (!child.ok()) message_ = child.message();
     return left;
   }
 
@@ -103,6 +105,7 @@ class ExecFailure : public ::testing::Test {
 
   fs::path dir_;
   std::string marker_;
+  std::string message_;  // the failed spawn's error
 };
 
 TEST_F(ExecFailure, AChildWhoseExecOfItsPathFailsRunsNoExitHandlerOfTheParent) {
@@ -126,6 +129,37 @@ TEST_F(ExecFailure, ASpawnWhoseExecFailsLeavesNoChild) {
   pinned.pin(program());
   ASSERT_TRUE(pinned.install());
   EXPECT_EQ(children_left_by_failed_spawn().size(), 0u);
+}
+
+// The error names the step that failed in the child, here the exec, and why: before, it was
+// Boost's launcher's words for the errno alone.
+TEST_F(ExecFailure, TheErrorNamesTheExecThatFailed) {
+  children_left_by_failed_spawn();
+  EXPECT_EQ(message_, "cannot start garbage child (" + program() + "): exec: exec format error");
+  PinnedPrograms pinned;
+  pinned.pin(program());
+  ASSERT_TRUE(pinned.install());
+  message_.clear();
+  children_left_by_failed_spawn();
+  EXPECT_EQ(message_, "cannot start garbage child (" + program() + "): exec: exec format error");
+}
+
+// A step between fork and exec that fails (setpgid, refused by a seccomp filter as a
+// container's profile may) is named in the error with its errno.
+TEST_F(ExecFailure, TheErrorNamesTheStepBeforeTheExecThatFailed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!test_support::refuse_syscall(__NR_setpgid)) finish(10);
+        children_left_by_failed_spawn("/bin/true");
+        if (message_ !=
+            "cannot start garbage child (/bin/true): setpgid: operation not permitted") {
+          std::fprintf(stderr, "message: %s\n", message_.c_str());
+          finish(11);
+        }
+        finish(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 // A child that fails before its setpgid (refused by a seccomp filter here) is still in the
