@@ -141,7 +141,7 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                    "info of this many scenarios' latest runs in --db are restored")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  serve->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
+  serve->add_option("--router-bin", flags.router_binary, kServeRouterBinHelp);
   serve->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
   add_remote_worker_options(*serve, flags.workers);
 }

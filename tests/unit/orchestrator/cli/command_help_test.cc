@@ -107,6 +107,31 @@ TEST(CommandHelp, ServeDeclaresTheRemoteWorkerFlagsAsRunDoes) {
   EXPECT_EQ(serve.workers.token_file, "t");
 }
 
+// `serve` has no --commit or --branch and reads no folder's: its --router-bin said a stored run's
+// "commit and branch stay --commit's and --branch's, else this folder's", as run's does.
+TEST(CommandHelp, ServeRouterBinSaysWhoseCommitItsRunsStore) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags run;
+  ServeFlags serve;
+  add_run_command(app, run);
+  add_serve_command(app, serve);
+  const std::string help =
+      app.get_subcommand("serve")->get_option("--router-bin")->get_description();
+  EXPECT_EQ(help,
+            "Router executable (default: $BENCHGATE_ROUTER_BIN when set, else `router` next to "
+            "the orchestrator, else `router` on PATH); a stored run records its path and "
+            "build-id, while its commit and branch are the ones its client sent (none for an "
+            "--every run), never a folder's");
+  EXPECT_EQ(app.get_subcommand("serve")->get_option_no_throw("--commit"), nullptr);
+  // run keeps its own: it has the flags the text names.
+  EXPECT_NE(app.get_subcommand("run")
+                ->get_option("--router-bin")
+                ->get_description()
+                .find("stay --commit's and --branch's, else this folder's"),
+            std::string::npos);
+  EXPECT_NE(app.get_subcommand("run")->get_option_no_throw("--commit"), nullptr);
+}
+
 // "unix:" alone listened on an abstract socket (ss -xl: "@..."), which any local user could
 // connect to and submit runs through; the worker's --listen already refused it.
 TEST(CommandHelp, ServeRefusesAUnixListenAddressWithoutAPath) {
