@@ -308,7 +308,7 @@ std::string counts_text(const results::WorkloadResult& w) {
   uint64_t worker_successes = 0;
   uint64_t worker_countable = 0;  // compared with the router's (results/router_count.h)
   uint64_t uncounted = 0;         // what the router never counted: not sent, or (WAMP) refused
-  bool router_counted = !w.repetitions.empty();
+  size_t router_counted = 0;      // repetitions the router counted
   size_t mismatched = 0;
   for (const auto& rep : w.repetitions) {
     router_requests = results::saturated_sum(router_requests, rep.router.requests);
@@ -318,10 +318,10 @@ std::string counts_text(const results::WorkloadResult& w) {
         results::saturated_sum(worker_countable, results::router_countable_operations(w.spec, rep));
     uncounted =
         results::saturated_sum(uncounted, results::router_uncounted_operations(w.spec, rep));
-    router_counted = router_counted && rep.router.collected;
+    router_counted += rep.router.collected;
     for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
   }
-  if (!router_counted) return "";
+  if (w.repetitions.empty()) return "";
   // The uncounted summed as such, never the operations less the countable: a capped sum of
   // operations less another sum would say fewer than the errors by kind count.
   const bool http = scenario::is_http(w.spec.protocol);
@@ -329,25 +329,36 @@ std::string counts_text(const results::WorkloadResult& w) {
       uncounted == 0 ? ""
                      : fmt::format("{} of them {}", results::count_text(uncounted),
                                    http ? "not_sent" : "not_sent or refused by the router");
-  const std::string difference = count_difference(w, worker_countable, router_requests, mismatched);
   // The sums as text: a capped one "at least N" (results::count_text).
   const std::string operations = results::count_text(worker_operations);
-  const std::string routed = results::count_text(router_requests);
+  // The router's side: its count and why it differs, or, where it did not count every
+  // repetition, that it was not measured and why (a sum over some repetitions compared with the
+  // workers' over all would read as a difference that is not one).
+  const auto router_side = [&](std::string_view counted_as) {
+    const size_t reps = w.repetitions.size();
+    if (router_counted == reps) {
+      return fmt::format("{} {} by the router{}", results::count_text(router_requests), counted_as,
+                         count_difference(w, worker_countable, router_requests, mismatched));
+    }
+    if (router_counted == 0) {
+      return std::string("the router's count not measured (only the bundled router reports one)");
+    }
+    return fmt::format("the router's count not measured (missing from {} of {} repetitions)",
+                       reps - router_counted, reps);
+  };
   if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
     // The operations are the events the workers expected, failures included (a refused
     // publication's, a lost one); those received intact are the successes.
-    return fmt::format(
-        "events: {} counted by workers ({} received{}{}), {} delivered by the router{}", operations,
-        results::count_text(worker_successes), not_counted.empty() ? "" : ", ", not_counted, routed,
-        difference);
+    return fmt::format("events: {} counted by workers ({} received{}{}), {}", operations,
+                       results::count_text(worker_successes), not_counted.empty() ? "" : ", ",
+                       not_counted, router_side("delivered"));
   }
   const std::string aside = not_counted.empty() ? "" : " (" + not_counted + ")";
   if (http) {
-    return fmt::format("requests: {} sent by workers{}, {} counted by the router{}", operations,
-                       aside, routed, difference);
+    return fmt::format("requests: {} sent by workers{}, {}", operations, aside,
+                       router_side("counted"));
   }
-  return fmt::format("calls: {} made by workers{}, {} routed by the router{}", operations, aside,
-                     routed, difference);
+  return fmt::format("calls: {} made by workers{}, {}", operations, aside, router_side("routed"));
 }
 
 std::vector<std::string> described_workers(const std::vector<results::WorkloadResult>& workloads) {

@@ -69,8 +69,10 @@ std::string errors_by_kind_text(const results::WorkloadResult& workload);
 // delivered by the router": the operations, failures included, and the successes), with how
 // many of the operations the router could not count ("(4 of them not_sent)", on WAMP "not_sent
 // or refused by the router") and why the rest and the router's count differ where they do
-// (results::router_count_mismatch), over every repetition; "" when the router did not count
-// every repetition (or none was measured). A sum that stopped at 2^64 - 1 reads "at least"
+// (results::router_count_mismatch), over every repetition; where the router did not count
+// every repetition, the workers' count and "the router's count not measured (only the bundled
+// router reports one)" (or "(missing from 1 of 3 repetitions)"); "" when no repetition was
+// measured. A sum that stopped at 2^64 - 1 reads "at least"
 // (results::count_text), and where either side's did the two are not compared ("(not compared:
 // the workers' count reached 2^64 - 1, ...)").
 std::string counts_text(const results::WorkloadResult& workload);

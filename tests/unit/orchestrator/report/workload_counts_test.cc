@@ -46,6 +46,43 @@ TEST(WorkloadTable, AnHttp2DifferenceIsWithinConnectionsTimesStreams) {
       << table;
 }
 
+// A system under test that counts no requests (a command or an external system, whose metrics
+// endpoint, if any, says nothing of which counter is a request): the line was left out, and the
+// workers' count with it. JSON leaves the router's `requests` out, never 0.
+TEST(WorkloadTable, WithoutTheRoutersCountTheWorkersCountIsShownAndTheRoutersSaidNotMeasured) {
+  results::WorkloadResult w = counted_workload();
+  const std::string expected =
+      "requests: 1000 sent by workers, the router's count not measured (only the bundled router "
+      "reports one)";
+  EXPECT_EQ(counts_text(w), expected);
+  EXPECT_NE(workload_table(w).find("  " + expected + "\n"), std::string::npos) << workload_table(w);
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.scenario = "s";
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<p class=\"counts\">requests: 1000 sent by workers, the router&#39;s "
+                      "count not measured (only the bundled router reports one)</p>"),
+            std::string::npos)
+      << html;
+  EXPECT_TRUE(workload_json(w)["repetitions"][0]["router"].is_null()) << workload_json(w).dump();
+
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  EXPECT_EQ(counts_text(w),
+            "calls: 1000 made by workers, the router's count not measured (only the bundled "
+            "router reports one)");
+  // Counted in some repetitions only: no sum of those is set against the workers' of all.
+  w.spec.protocol = scenario::Protocol::kHttp1;
+  w.repetitions.push_back(w.repetitions.front());
+  w.repetitions.push_back(w.repetitions.front());
+  w.repetitions[1].router.collected = true;
+  w.repetitions[1].router.requests = 1000;
+  EXPECT_EQ(counts_text(w),
+            "requests: 3000 sent by workers, the router's count not measured (missing from 2 of "
+            "3 repetitions)");
+}
+
 // wamp_pubsub counts events: each of the publishers' in_flight publications reaches every
 // subscriber (its `connections` does not apply).
 TEST(OperationsInFlight, PubSubCountsEveryPublicationAtEverySubscriber) {
