@@ -34,7 +34,7 @@ void close_all_but(int* keep, size_t count, unsigned fallback_bound);
 // the exec itself fails: the step's name ("setpgid", "exec") and the errno.
 struct StepFailure {
   int error = 0;
-  char step[40] = {};
+  char step[64] = {};  // NUL-terminated; the record stays far within PIPE_BUF
 };
 
 // Child: writes one StepFailure (`step` cut to fit) to `fd`, in a single write.
