@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "common/util/joined_with_and.h"
 #include "orchestrator/store/definition_differences.h"
 #include "orchestrator/store/store.h"
 
@@ -130,6 +131,38 @@ std::string other_scenarios_explanation(const std::string& baseline, const std::
          (scenarios.size() == 1 ? "scenario " : "scenarios ") + named +
          "; a baseline's runs judge only their own scenario's gates, so promote a run of '" +
          scenario + "' to '" + baseline + "' (--promote " + baseline + ")";
+}
+
+std::vector<int64_t> newer_baseline_runs(const std::string& baseline, const GateContext& context) {
+  if (!context.store || context.run_id == 0) return {};
+  auto entries = context.store->list_baselines(baseline);
+  if (!entries) return {};
+  std::vector<int64_t> newer;
+  for (const store::BaselineEntry& entry : *entries) {  // newest run first
+    if (entry.scenario == context.scenario && entry.run_id > context.run_id) {
+      newer.insert(newer.begin(), entry.run_id);
+    }
+  }
+  return newer;
+}
+
+std::string before_judged_run_explanation(const std::string& explanation,
+                                          const std::string& baseline, const std::string& metric,
+                                          int64_t run_id, const std::vector<int64_t>& newer) {
+  const std::string opening = "baseline '" + baseline + "' has no run with " + metric;
+  if (newer.empty() || !explanation.starts_with(opening)) return explanation;
+  constexpr size_t kMostNamed = 5;
+  std::vector<std::string> named;
+  for (size_t i = 0; i < newer.size() && i < kMostNamed; ++i) {
+    named.push_back(std::to_string(newer[i]));
+  }
+  if (newer.size() > kMostNamed)
+    named.push_back(std::to_string(newer.size() - kMostNamed) + " more");
+  const std::string run = "run " + std::to_string(run_id);
+  return opening + " stored before " + run + explanation.substr(opening.size()) +
+         "; only runs stored before the judged run count: its " +
+         (newer.size() == 1 ? "run" : "runs") + " of this scenario stored after " + run + " " +
+         (newer.size() == 1 ? "is " : "are ") + joined_with_and(named);
 }
 
 }  // namespace benchgate::gating

@@ -53,4 +53,19 @@ std::vector<std::string> other_scenarios(const std::string& baseline, const Gate
 std::string other_scenarios_explanation(const std::string& baseline, const std::string& scenario,
                                         const std::vector<std::string>& scenarios);
 
+// The runs of `baseline` of context.scenario stored after context.run_id (`gate RUN` judging an
+// older run again), oldest first: none of them is the judged run's baseline (docs/GATES.md,
+// "Series and baselines"), though `baseline list` shows them; empty when context.run_id is 0
+// or the store cannot say.
+std::vector<int64_t> newer_baseline_runs(const std::string& baseline, const GateContext& context);
+
+// A no_baseline explanation ("baseline 'main' has no run with throughput.rps for this workload
+// on this testbed") of run `run_id`, whose baseline holds `newer` runs stored after it: "stored
+// before run 1" after its opening words, then which runs are newer ("; only runs stored before
+// the judged run count: its runs of this scenario stored after run 1 are 4 and 7"). Unchanged
+// when it does not open with those words.
+std::string before_judged_run_explanation(const std::string& explanation,
+                                          const std::string& baseline, const std::string& metric,
+                                          int64_t run_id, const std::vector<int64_t>& newer);
+
 }  // namespace benchgate::gating

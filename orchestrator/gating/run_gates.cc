@@ -250,6 +250,12 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
           if (result.outcome.verdict == gates::Verdict::kNoBaseline && !scenarios.empty()) {
             result.outcome.explanation =
                 other_scenarios_explanation(gate.baseline, context.scenario, scenarios);
+          } else if (result.outcome.verdict == gates::Verdict::kNoBaseline) {
+            // `gate RUN` of an older run: the baseline's runs stored since, which `baseline
+            // list` shows, are not its history; said, or "has no run" reads as false.
+            result.outcome.explanation = before_judged_run_explanation(
+                result.outcome.explanation, gate.baseline, gate.metric, context.run_id,
+                newer_baseline_runs(gate.baseline, context));
           }
           // "not collected" says nothing of why; a worker that could not measure it says so.
           if (result.outcome.verdict == gates::Verdict::kError && workload.not_measured) {

@@ -83,6 +83,44 @@ TEST_F(BaselineHistory, ARunJudgedAgainSeesOnlyTheBaselineRunsStoredBeforeIt) {
       << evaluated[0].outcome.explanation;
 }
 
+// A run judged again whose baseline holds runs stored only after it (`baseline list` shows
+// them) has no baseline: the explanation says "before run N" and names the newer runs, where
+// "has no run with throughput.rps" read as false beside `baseline list`.
+TEST_F(BaselineHistory, ANoBaselineOfARunJudgedAgainSaysBeforeItAndNamesTheNewerRuns) {
+  const results::WorkloadResult judged_result = measured(10'000);
+  const int64_t judged = run(judged_result);
+  const int64_t after = run(measured(10'000));
+  const int64_t later = run(measured(10'000));
+  ASSERT_TRUE(store_->add_baseline("main", after).ok());
+  ASSERT_TRUE(store_->add_baseline("main", later).ok());
+  auto detail = store_->get_run(judged);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+
+  scenario::Gate gate;
+  gate.workload = "hello";
+  gate.metric = "throughput.rps";
+  gate.baseline = "main";
+  gate.max_regression = 0.05;
+  GateContext context{store_.get(), judged, detail->run.testbed_id, "quickstart", ""};
+  auto evaluated = evaluate_gates({gate}, {values_of(judged_result)}, context);
+  ASSERT_EQ(evaluated.size(), 1u);
+  EXPECT_EQ(evaluated[0].outcome.verdict, gates::Verdict::kNoBaseline);
+  const std::string judged_run = "run " + std::to_string(judged);
+  EXPECT_EQ(evaluated[0].outcome.explanation,
+            "baseline 'main' has no run with throughput.rps stored before " + judged_run +
+                " for this workload on this testbed; only runs stored before the judged run "
+                "count: its runs of this scenario stored after " +
+                judged_run + " are " + std::to_string(after) + " and " + std::to_string(later));
+
+  // Judged as the newest run (`run`), nothing is newer: the explanation is as it was.
+  GateContext newest{store_.get(), 0, detail->run.testbed_id, "quickstart", ""};
+  EXPECT_TRUE(newer_baseline_runs("main", newest).empty());
+  EXPECT_EQ(before_judged_run_explanation("baseline 'main' has no run with throughput.rps for "
+                                          "this workload on this testbed",
+                                          "main", "throughput.rps", 1, {}),
+            "baseline 'main' has no run with throughput.rps for this workload on this testbed");
+}
+
 // The same for the calibrated noise: a calibration stored after the run (here one that makes
 // the series far noisier) would change the verdict, the p-value and what the gate could detect
 // of a run already judged. The calibration stored before it keeps being the one it used.

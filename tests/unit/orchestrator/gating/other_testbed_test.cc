@@ -178,16 +178,22 @@ TEST_F(BaselineElsewhere, ABaselineOfOtherScenariosOnlyNamesThem) {
 }
 
 // A baseline with a run of this scenario, if only one stored after the judged run, is of this
-// scenario: the verdict stays that it has no run of the series.
+// scenario: the verdict stays that it has no run of the series, before the judged run, and
+// names the later one.
 TEST_F(BaselineElsewhere, ABaselineWithALaterRunOfThisScenarioIsNotCalledAnotherScenarios) {
   const results::WorkloadResult result = measured_with(4);
   ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b", "6.1.0", "search")).ok());
   const int64_t judged = run(result, "ci-b");
-  ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b")).ok());
+  const int64_t later = run(result, "ci-b");
+  ASSERT_TRUE(store_->add_baseline("main", later).ok());
   const gates::GateOutcome o = judge(judged, result);
   EXPECT_EQ(o.verdict, gates::Verdict::kNoBaseline);
-  EXPECT_EQ(o.explanation,
-            "baseline 'main' has no run with throughput.rps for this workload on this testbed");
+  const std::string judged_run = "run " + std::to_string(judged);
+  EXPECT_EQ(o.explanation, "baseline 'main' has no run with throughput.rps stored before " +
+                               judged_run +
+                               " for this workload on this testbed; only runs stored before the "
+                               "judged run count: its run of this scenario stored after " +
+                               judged_run + " is " + std::to_string(later));
 }
 
 }  // namespace
