@@ -91,8 +91,11 @@ class Store {
   // that may not join the baseline, or to 0 when what failed was the database, not a run.
   Expected<void> add_baselines(const std::string& name, const std::vector<int64_t>& runs,
                                int64_t* refused = nullptr);
-  // Removes a run from a baseline; an error when it was not in it.
+  // Removes a run from a baseline; an error when it was not in it, or when no baseline has the
+  // name (then naming the baselines there are).
   Expected<void> remove_baseline(const std::string& name, int64_t run);
+  // The names of the baselines, in order.
+  Expected<std::vector<std::string>> baseline_names();
   // Entries of one baseline (or every baseline when name is empty), newest run first.
   Expected<std::vector<BaselineEntry>> list_baselines(const std::string& name = "");
 

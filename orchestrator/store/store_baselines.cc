@@ -1,5 +1,11 @@
 // Baselines: named sets of finished runs that relative gates compare against.
+#include <algorithm>
+#include <string_view>
+
 #include "common/util/baseline_name.h"
+#include "common/util/shown_list.h"
+#include "common/util/shown_text.h"
+#include "common/util/suggest.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -28,6 +34,17 @@ const char* exit_code_meaning(int64_t code) {
     default:
       return "not 0";
   }
+}
+
+// " (did you mean 'main'?); the baselines: 'main', 'v2.3' (...)", or "; this database has no
+// baselines": what follows a name no baseline has.
+std::string unknown_baseline_hint(const std::string& name, const std::vector<std::string>& names) {
+  if (names.empty()) return "; this database has no baselines";
+  ShownList listed;
+  for (const std::string& n : names) listed.add(n);
+  const std::vector<std::string_view> candidates(names.begin(), names.end());
+  return did_you_mean(name, candidates) + "; the baselines: " + listed.text() +
+         " (`orchestrator baseline list`)";
 }
 
 }  // namespace
@@ -115,11 +132,31 @@ Expected<void> Store::remove_baseline(const std::string& name, int64_t run) {
   stmt->bind(1, name).bind(2, run);
   if (auto ok = stmt->run(); !ok) return Error{"baseline remove: " + ok.message()};
   if (db_->changes() == 0) {
+    // A misspelt name is not "run N is not in baseline 'mian'": say no such baseline exists.
+    auto names = baseline_names();
+    if (!names) return Error{"baseline remove: " + names.message()};
+    if (std::find(names->begin(), names->end(), name) == names->end()) {
+      return Error{"baseline remove: there is no baseline named '" + shown_text(name) + "'" +
+                       unknown_baseline_hint(name, *names),
+                   ErrorKind::kInvalidInput};
+    }
     return Error{
         "baseline remove: run " + std::to_string(run) + " is not in baseline '" + name + "'",
         ErrorKind::kInvalidInput};
   }
   return {};
+}
+
+Expected<std::vector<std::string>> Store::baseline_names() {
+  auto stmt = db_->prepare("SELECT DISTINCT name FROM baselines ORDER BY name");
+  if (!stmt) return Error{stmt.message()};
+  std::vector<std::string> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return Error{row.message()};
+    if (!*row) return out;
+    out.push_back(stmt->text(0));
+  }
 }
 
 Expected<std::vector<BaselineEntry>> Store::list_baselines(const std::string& name) {

@@ -150,6 +150,16 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual([squash(l).strip().split(" ")[:2] for l in after.stdout.splitlines()],
                          [["BASELINE", "RUN"], ["main", "2"]])
         check(["list", "nothing"], 0, "baseline 'nothing' has no runs\n")
+        # A name no baseline has: said, with the names there are.
+        check(["remove", "mian", "2"], 2,
+              err="error: baseline remove: there is no baseline named 'mian' (did you mean "
+                  "'main'?); the baselines: 'main', 'v2.3' (`orchestrator baseline list`)\n")
+
+    def test_removing_from_a_baseline_when_there_is_none_says_so(self):
+        run = self.orchestrator("baseline", "remove", "nosuch", "1")
+        self.assertEqual((run.returncode, run.stdout, run.stderr),
+                         (2, "", "error: baseline remove: there is no baseline named 'nosuch'; "
+                                 "this database has no baselines\n"))
 
     def test_baseline_add_refuses_failed_unknown_runs_and_bad_names(self):
         for args, message in [

@@ -121,7 +121,15 @@ TEST_F(Baselines, AddListAndRemoveRuns) {
   ASSERT_TRUE(store_->remove_baseline("main", a).ok());
   auto removed_again = store_->remove_baseline("main", a);
   ASSERT_FALSE(removed_again.ok());
-  EXPECT_NE(removed_again.message().find("not in baseline"), std::string::npos);
+  EXPECT_EQ(removed_again.message(),
+            "baseline remove: run " + std::to_string(a) + " is not in baseline 'main'");
+  // A name no baseline has is said to be one, with the names there are.
+  auto misspelt = store_->remove_baseline("mian", b);
+  ASSERT_FALSE(misspelt.ok());
+  EXPECT_EQ(misspelt.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_EQ(misspelt.message(),
+            "baseline remove: there is no baseline named 'mian' (did you mean 'main'?); the "
+            "baselines: 'main', 'v2.3' (`orchestrator baseline list`)");
   main = store_->list_baselines("main");
   ASSERT_TRUE(main.ok());
   ASSERT_EQ(main->size(), 1u);
