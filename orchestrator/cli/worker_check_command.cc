@@ -18,6 +18,7 @@
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/worker_check_spec.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/builtin_router.h"
@@ -35,12 +36,12 @@ using namespace std::chrono_literals;
 
 // The workload: short, bounded, and still enough requests to fill a histogram. Whole seconds,
 // because some workers cannot run anything shorter (the wrk adapter: wrk's -d takes seconds).
-constexpr uint32_t kConnections = 2;
+// The spec itself, per protocol: worker_check_spec.h.
+constexpr uint32_t kConnections = kCheckConnections;
 constexpr int64_t kWarmupNs = 1'000'000'000;
 constexpr int64_t kMeasuredNs = 1'000'000'000;
-constexpr int64_t kDrainNs = 2'000'000'000;
+constexpr int64_t kDrainNs = kCheckDrainNs;
 constexpr int64_t kStartLeadNs = 100'000'000;
-constexpr int64_t kProgressNs = 100'000'000;
 // How long a worker has to exit after SIGTERM.
 constexpr auto kTermGrace = 5s;
 // The stream closed while a window runs: `run` half-closes a workload's streams when it ends,
@@ -108,25 +109,6 @@ class LogFolder {
   std::string dir_;
 };
 
-v1::WorkloadSpec check_spec(const std::string& address) {
-  v1::WorkloadSpec spec;
-  spec.set_name("worker-check");
-  spec.set_protocol("http1");
-  spec.set_address(address);
-  spec.set_connections(kConnections);
-  spec.set_threads(1);
-  spec.set_in_flight(1);
-  spec.set_progress_interval_ns(kProgressNs);
-  spec.set_drain_timeout_ns(kDrainNs);
-  spec.set_connect_timeout_ns(5'000'000'000);
-  auto* http = spec.mutable_http();
-  http->set_method("GET");
-  http->set_target("/bench/hello");
-  http->set_expect_status(200);
-  http->set_expect_body_bytes(12);
-  return spec;
-}
-
 using RunStream = grpc::ClientReaderWriter<v1::RunCommand, v1::RunEvent>;
 
 // The worker's exit status when it is gone or goes within a moment ("; the worker exited with
@@ -153,8 +135,8 @@ std::string stream_stopped(const std::string& what, const grpc::Status& status,
 // "http1, http2" or "none".
 // One window: the command, then events until the result. False when the stream broke.
 bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
-                workers::OneResultPerWindow& results, processes::ChildProcess& worker,
-                const std::string& timeout, Verdicts& verdicts) {
+                scenario::Protocol protocol, workers::OneResultPerWindow& results,
+                processes::ChildProcess& worker, const std::string& timeout, Verdicts& verdicts) {
   const std::string w = "window " + std::to_string(index) + ": ";
   v1::RunCommand command;
   auto* window = command.mutable_window();
@@ -201,6 +183,13 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
     for (const auto& outcome : workers::check_window_result(event.result(), facts)) {
       verdicts.record(outcome.rule, outcome.passed, outcome.detail);
     }
+    // Beside the rule on the kinds any protocol defines: HTTP counts none of WAMP's.
+    if (scenario::is_http(protocol)) {
+      const std::string wamp_kinds = check_protocol_error_kinds(event.result(), protocol);
+      verdicts.record(
+          w + "errors are of " + scenario::to_string(protocol) + "'s kinds, none of WAMP's",
+          wamp_kinds.empty(), wamp_kinds);
+    }
     return true;
   }
   verdicts.record(w + "one result per window", false,
@@ -209,15 +198,17 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
 }
 
 // The Run stream part of the check. False when it stopped early: a later step cannot be trusted.
-bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
+bool check_run_stream(v1::Worker::Stub& stub, const CheckProtocol& protocol,
+                      const v1::WorkloadSpec& spec, Clock::time_point until,
                       processes::ChildProcess& worker, const std::string& timeout,
                       Verdicts& verdicts) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
   v1::RunCommand first;
-  *first.mutable_spec() = check_spec(address);
-  if (!verdicts.record("Run stream accepts the spec", stream->Write(first), "")) {
+  *first.mutable_spec() = spec;
+  if (!verdicts.record("Run stream accepts the spec", stream->Write(first),
+                       check_workload_text(protocol))) {
     verdicts.record("Run stream ends with a status", true, grpcutil::describe(stream->Finish()));
     return false;
   }
@@ -237,7 +228,8 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
     return false;
   }
   // Exactly: more than asked is allowed in `run` only for sessions of a worker's own (WAMP
-  // callees, workers/result_checks.h check_ready), which this HTTP workload has none of.
+  // callees, workers/result_checks.h check_ready), which the check's workload has none of (its
+  // wamp_rpc calls bench.echo, which the router answers).
   const std::string counted = workers::check_ready(event.ready(), kConnections);
   verdicts.record("ready counts the connections",
                   counted.empty() && event.ready().connections() == kConnections,
@@ -251,8 +243,8 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   workers::OneResultPerWindow results;
   constexpr uint32_t kLast = std::size(windows) - 1;
   for (uint32_t i = 0; i <= kLast; ++i) {
-    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, results, worker,
-                    timeout, verdicts)) {
+    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, protocol.protocol,
+                    results, worker, timeout, verdicts)) {
       context.TryCancel();
       return false;
     }
@@ -305,11 +297,11 @@ class CancelAt {
 
 // Opens a Run stream and reads its first event; the rule `rule` fails unless it is ready with
 // every connection. False when it failed (the stream is then cancelled).
-bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std::string& address,
+bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const v1::WorkloadSpec& spec,
                       const std::string& rule, processes::ChildProcess& worker,
                       const std::string& timeout, Verdicts& verdicts) {
   v1::RunCommand first;
-  *first.mutable_spec() = check_spec(address);
+  *first.mutable_spec() = spec;
   v1::RunEvent event;
   std::string detail;
   if (!stream.Write(first) || !stream.Read(&event)) {
@@ -330,7 +322,7 @@ bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std
 // stream OK, within the 2 s `run` waits before it cancels (docs/WORKER_PROTOCOL.md, "The Run
 // stream", 4). Then the worker is used again, as `run` uses it for the next workload: a new
 // stream must get ready and end OK.
-void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
+void check_close_mid_window(v1::Worker::Stub& stub, const v1::WorkloadSpec& spec,
                             Clock::time_point until, processes::ChildProcess& worker,
                             const std::string& timeout, Verdicts& verdicts) {
   const std::string w = "stream closed mid-window: ";
@@ -338,7 +330,7 @@ void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
     auto stream = stub.Run(&context);
-    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", worker, timeout,
+    if (!open_until_ready(*stream, context, spec, w + "a new stream gets ready", worker, timeout,
                           verdicts)) {
       return;
     }
@@ -374,7 +366,7 @@ void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
-  if (!open_until_ready(*stream, context, address,
+  if (!open_until_ready(*stream, context, spec,
                         w + "after it, the worker takes a new stream and gets ready", worker,
                         timeout, verdicts)) {
     return;
@@ -441,6 +433,16 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
                    "Limit for every step but the last: after it the worker gets SIGTERM and up to "
                    "5 s more to exit (the rule 'exits on SIGTERM')")
       ->capture_default_str();
+  check
+      ->add_option("--protocol", flags.protocol,
+                   "The protocol of the check's workload against the bundled router: http1, "
+                   "http2 (h2c, prior knowledge), wamp_rpc, wamp_pubsub or wamp_transfer; the "
+                   "worker's Describe must list it")
+      ->capture_default_str();
+  check->add_option("--wamp-transport", flags.wamp_transport,
+                    "WAMP protocols only: websocket (the default) or rawsocket");
+  check->add_option("--wamp-serializer", flags.wamp_serializer,
+                    "WAMP protocols only: json (the default), msgpack or cbor");
   check->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   check->add_option("--worker-token-file", flags.token_file,
                     "Send the token in this file (mode 0600, or 0440 with this process's own "
@@ -462,6 +464,12 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   }
   if (flags.command.empty() || flags.command[0].empty()) {
     std::fprintf(stderr, "error: no worker command given (worker-check -- COMMAND...)\n");
+    return kExitInvalidInput;
+  }
+  const auto protocol =
+      parse_check_protocol(flags.protocol, flags.wamp_transport, flags.wamp_serializer);
+  if (!protocol) {
+    std::fprintf(stderr, "error: %s\n", protocol.message().c_str());
     return kExitInvalidInput;
   }
   std::string token;
@@ -512,9 +520,10 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   if (ok && !token.empty()) check_token_required(fields["grpc"], verdicts);
   if (ok) {
     const auto& protocols = described->protocols();
+    const std::string name = scenario::to_string(protocol->protocol);
     ok = verdicts.record(
-        "Describe lists protocol http1 and load model closed",
-        std::find(protocols.begin(), protocols.end(), "http1") != protocols.end() &&
+        "Describe lists protocol " + name + " and load model closed",
+        std::find(protocols.begin(), protocols.end(), name) != protocols.end() &&
             std::find(described->load_models().begin(), described->load_models().end(), "closed") !=
                 described->load_models().end(),
         "it lists protocols " + workers::described_list(protocols) + "; load models " +
@@ -530,9 +539,17 @@ int worker_check_command(const WorkerCheckFlags& flags) {
       std::fprintf(stderr, "error: the bundled router did not start: %s\n",
                    started.message().c_str());
       verdicts.record("bundled router starts (not the worker's fault)", false, started.message());
+    } else if (auto address = scenario::is_http(protocol->protocol)
+                                  ? Expected<std::string>(router->address())
+                                  : router->wamp_address(protocol->wamp_transport);
+               !address) {
+      verdicts.record(
+          "bundled router serves " + protocol->wamp_transport + " WAMP (not the worker's fault)",
+          false, address.message());
     } else {
-      if (check_run_stream(*stub, router->address(), until, worker, flags.timeout, verdicts)) {
-        check_close_mid_window(*stub, router->address(), until, worker, flags.timeout, verdicts);
+      const v1::WorkloadSpec spec = check_spec(*protocol, *address);
+      if (check_run_stream(*stub, *protocol, spec, until, worker, flags.timeout, verdicts)) {
+        check_close_mid_window(*stub, spec, until, worker, flags.timeout, verdicts);
       } else {
         verdicts.skip("the stream closed mid-window");
       }

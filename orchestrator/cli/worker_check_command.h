@@ -1,6 +1,7 @@
 // `orchestrator worker-check [--timeout DURATION] -- COMMAND...`: the conformance test of the
 // worker protocol (docs/WORKER_PROTOCOL.md). Spawns COMMAND --listen 127.0.0.1:0, drives it
-// through a small HTTP/1.1 workload against the bundled router, prints PASS/FAIL per rule, and
+// through a small workload of one protocol (--protocol: HTTP/1.1 by default, HTTP/2 or WAMP;
+// worker_check_spec.h) against the bundled router, prints PASS/FAIL per rule, and
 // exits 0 only when every rule passed (1: a rule failed, 2: usage).
 #pragma once
 
@@ -21,6 +22,9 @@ struct WorkerCheckFlags {
   std::string timeout = "30s";  // for the whole check
   std::string router_binary;    // the bundled router (default: next to the orchestrator)
   std::string token_file;  // --worker-token-file: sent on every call, and checked to be required
+  std::string protocol = "http1";  // the workload's protocol (worker_check_spec.h)
+  std::string wamp_transport;      // WAMP only; "" not given: websocket
+  std::string wamp_serializer;     // WAMP only; "" not given: json
   std::vector<std::string> command;
 };
 

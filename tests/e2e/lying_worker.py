@@ -12,6 +12,8 @@ chosen by --mode, for worker-check to catch:
                       refuses the second).
   wrong-service:      serve benchgate.v2.Worker instead of benchgate.v1.Worker: Describe is
                       UNIMPLEMENTED.
+  wamp-kind:          count one `lost` error (a WAMP kind) in every result of its HTTP/1.1
+                      load, beside the errors it counts (which may exceed the failures).
 
 Every other rule it keeps, so worker-check fails only the rule the mode breaks."""
 import argparse
@@ -79,6 +81,14 @@ class DoubleResult(example.Service):
                 yield event
 
 
+class WampKind(example.Service):
+    def run(self, commands, context):
+        for event in super().run(commands, context):
+            if event.HasField("result"):
+                event.result.errors["lost"] += 1
+            yield event
+
+
 def serve_another_service():
     """example.serve, but its handlers registered under benchgate.v2.Worker."""
     register = example.grpc.method_handlers_generic_handler
@@ -88,7 +98,8 @@ def serve_another_service():
 
 MODES = {"result-after-close": ResultAfterClose, "no-ready": NoReady, "no-result": NoResult,
          "crash-in-window": CrashInWindow, "http2-only": Http2Only,
-         "double-result": DoubleResult, "wrong-service": example.Service}
+         "double-result": DoubleResult, "wrong-service": example.Service,
+         "wamp-kind": WampKind}
 
 
 def main():

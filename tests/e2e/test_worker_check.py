@@ -1,6 +1,7 @@
-"""`orchestrator worker-check` passes the bundled worker and the Python example worker, fails a
-worker that never answers (exit 1, naming the failed rule, nothing left behind) and one that
-breaks one rule of the protocol (lying_worker.py), the Python
+"""`orchestrator worker-check` passes the bundled worker (HTTP/1.1, and with --protocol h2c and
+WAMP over RawSocket) and the Python example worker, fails a worker that never answers (exit 1,
+naming the failed rule, nothing left behind), one that does not list the protocol asked, and
+one that breaks one rule of the protocol (lying_worker.py), the Python
 worker runs its example scenario through [worker_impls], a [worker_impls] worker that never
 says READY fails at its own startup_timeout, and one whose command names a missing path fails
 its workloads (exit 3) naming it, where a bare name off PATH is not_configured."""
@@ -39,6 +40,52 @@ class WorkerCheckTest(unittest.TestCase):
                      "stream closed mid-window: after it, the worker takes a new stream and gets "
                      "ready", "exits on SIGTERM"):
             self.assertIn("PASS  " + rule, run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    def check_bundled_worker_passes(self, *flags):
+        """worker-check FLAGS of the bundled worker: every rule passes; its stdout."""
+        run = Run(["worker-check", *flags, "--", os.path.join(BIN, "worker")]).run(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertNotIn("FAIL", run.stdout)
+        self.assertNotIn("SKIP", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+        return run.stdout
+
+    def test_bundled_worker_passes_every_rule_over_h2c(self):
+        out = self.check_bundled_worker_passes("--protocol", "http2")
+        for rule in ("Describe lists protocol http2 and load model closed",
+                     "Run stream accepts the spec: http2 (h2c, prior knowledge): GET /bench/hello, "
+                     "1 stream per connection, 2 connections",
+                     "ready counts the connections: 2 of 2",
+                     "window 2: latency count equals successes",
+                     "window 2: errors are of http2's kinds, none of WAMP's",
+                     "stream closed mid-window: the stream ends OK within 2 s of WritesDone",
+                     "exits on SIGTERM"):
+            self.assertIn("PASS  " + rule, out)
+
+    def test_bundled_worker_passes_every_rule_over_wamp_rawsocket(self):
+        out = self.check_bundled_worker_passes("--protocol", "wamp_rpc", "--wamp-transport",
+                                               "rawsocket", "--wamp-serializer", "msgpack")
+        for rule in ("Describe lists protocol wamp_rpc and load model closed",
+                     "Run stream accepts the spec: wamp_rpc over rawsocket (msgpack): CALL "
+                     "bench.echo (the router answers), 1 in flight per session, 2 caller "
+                     "sessions",
+                     "ready counts the connections: 2 of 2",
+                     "window 2: latency count equals successes",
+                     "stream closed mid-window: the stream ends OK within 2 s of WritesDone",
+                     "exits on SIGTERM"):
+            self.assertIn("PASS  " + rule, out)
+        # What is HTTP's alone is not asked of WAMP.
+        self.assertNotIn("none of WAMP's", out)
+
+    def test_a_protocol_flag_that_is_no_protocol_is_a_usage_error_naming_it(self):
+        run = Run(["worker-check", "--protocol", "h2c", "--", os.path.join(BIN, "worker")])
+        run.run(timeout=30)
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+        self.assertEqual(run.stderr, "error: --protocol 'h2c' is not one of http1, http2, "
+                         "wamp_rpc, wamp_pubsub, wamp_transfer (HTTP/2, h2c with prior "
+                         "knowledge, is http2)\n")
+        self.assertEqual(run.stdout, "")  # nothing started
         self.assertEqual(run.leftovers(), [])
 
     def test_worker_that_never_answers_fails_clearly_and_leaves_nothing(self):
@@ -178,6 +225,32 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(self.lying_worker_check("http2-only"), [
             "FAIL  Describe lists protocol http1 and load model closed: it lists protocols "
             "http2; load models closed"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_worker_without_the_protocol_asked_fails_describe_and_runs_nothing(self):
+        # The example worker lists http1 only: told so, no stream opened, no hang.
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["worker-check", "--protocol", "wamp_pubsub", "--", "/usr/bin/python3",
+                   PYTHON_WORKER])
+        run.env["TMPDIR"] = tmp
+        run.run(timeout=60)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertEqual([line for line in run.stdout.splitlines() if line.startswith("FAIL")], [
+            "FAIL  Describe lists protocol wamp_pubsub and load model closed: it lists protocols "
+            "http1; load models closed"])
+        self.assertIn("SKIP  the Run stream checks (after an earlier failure)", run.stdout)
+        self.assertIn("PASS  exits on SIGTERM", run.stdout)
+        self.assertIn("worker-check: 4 passed, 1 failed, 1 skipped", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_an_http_result_counting_a_wamp_error_kind_fails_that_rule(self):
+        # `lost` is a kind of the worker protocol, so the rule on every protocol's kinds passes;
+        # HTTP/1.1 has no such failure (docs/WORKER_PROTOCOL.md, "What a result must contain").
+        self.assertEqual(self.lying_worker_check("wamp-kind"), [
+            "FAIL  window %d: errors are of http1's kinds, none of WAMP's: http1 defines no "
+            "errors of kind lost (WAMP's kinds)" % window for window in range(3)])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_a_worker_of_another_service_fails_describe_at_once_naming_the_service(self):
