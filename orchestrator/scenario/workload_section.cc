@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
-#include <set>
+#include <map>
 
 #include "common/units/units.h"
 #include "common/util/shown_text.h"
@@ -700,7 +700,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
   known.push_back("sweep");  // a workload's own key: [defaults] cannot sweep
   known.push_back("new_connection_per_request");
   known.insert(known.end(), tls_and_http2_keys().begin(), tls_and_http2_keys().end());
-  std::set<std::string> names;
+  std::map<std::string, Location> names;  // where each name was first given
   size_t index = 0;
   for (const toml::node& element : *node->as_array()) {
     ++index;
@@ -715,9 +715,12 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
         if (std::string why = name_problem(*name); !why.empty()) {
           diag.error(r.value_location("name"),
                      "key 'name' " + why + ", got '" + shown_text(*name) + "'");
-        } else if (!names.insert(*name).second) {
-          diag.error(r.value_location("name"),
-                     "duplicate workload name '" + shown_text(*name) + "'");
+        } else if (auto [first, added] = names.emplace(*name, r.value_location("name")); !added) {
+          const Location& there = first->second;
+          diag.error(r.value_location("name"), "duplicate workload name '" + shown_text(*name) +
+                                                   "' (first given at " + there.file + ":" +
+                                                   std::to_string(there.line) + ":" +
+                                                   std::to_string(there.column) + ")");
         }
         w.name = std::move(*name);
       }

@@ -33,6 +33,15 @@ class BadInputTest(unittest.TestCase):
             self.assertIn("did you mean 'connections'", run.stderr)
             self.assertEqual(run.leftovers(wait=0), [])
 
+    def test_a_duplicate_workload_name_names_where_the_first_one_is(self):
+        path = write_scenario(self.dir, "twice.toml",
+                              'name = "twice"\n\n[[workloads]]\nname = "w"\n\n'
+                              '[[workloads]]\nname = "w"\n')
+        run = Run(["validate", path]).run()
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, f"{path}:7:8: error: duplicate workload name 'w' (first given at "
+                             f"{path}:4:8)\n"))
+
     def test_one_invalid_file_stops_every_file(self):
         good = write_scenario(self.dir, "good.toml",
                               'name = "good"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')

@@ -774,9 +774,11 @@ TEST(ScenarioErrors, GateBoundsAreTypedByTheirMetric) {
   EXPECT_EQ(errors[1], "s.toml:12:7: error: key 'min' must be a number, got string \"5k\"");
 }
 
-TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondName) {
+// The second name, and where the first one is: in a long file, that is the one to find.
+TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondNameAndNamesTheFirst) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "[[workloads]]\nname = \"w\"\n"),
-            std::vector<std::string>{"s.toml:6:8: error: duplicate workload name 'w'"});
+            std::vector<std::string>{
+                "s.toml:6:8: error: duplicate workload name 'w' (first given at s.toml:4:8)"});
 }
 
 TEST(ScenarioErrors, MissingFileIsAnErrorNamingTheFile) {
