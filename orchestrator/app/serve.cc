@@ -170,6 +170,9 @@ int serve(const ServeSettings& settings) {
   if (!adapter_programs) return fail(adapter_programs.message());
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());
+  // The Promote call's own connection: the job executor's is its job thread's.
+  auto promote_db = store::Store::open(settings.db_path, settings.store);
+  if (!promote_db) return fail(promote_db.message());
 
   metrics::MetricsObserver metrics(settings.metrics_scenarios);
   // Before /metrics is up: its first scrape says the last verdicts a restart would forget.
@@ -228,6 +231,7 @@ int serve(const ServeSettings& settings) {
                           {"--metrics-listen", (*endpoint)->address()},
                           {"--http", pages ? pages->address() : ""}};
   serve::OrchestratorService service(queue, std::move(policy));
+  service.set_store(promote_db->get());
   int port = 0;
   std::unique_ptr<grpc::Server> server = start_grpc(settings.listen, service, port);
   if (!server) return kExitInvalidInput;

@@ -71,8 +71,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "--promote", flags.promote,
       "Add the run to this baseline when it exits 0 (completed, no critical gate failed); with "
       "several scenarios, every run only when the whole invocation exits 0 (none after an "
-      "interrupt); with --server, one scenario file only (the service promotes each file's "
-      "run on its own), into a baseline the service's --allow-promote names");
+      "interrupt); with --server the same (one file's run promoted by the service, several "
+      "files' together through its Promote call once every job ended), into a baseline the "
+      "service's --allow-promote names");
   run->add_option(
       "--baseline", flags.baseline,
       "Evaluate every relative gate against this baseline instead of its own; a name with no run "

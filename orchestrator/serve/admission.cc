@@ -462,7 +462,8 @@ std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string
   return out;
 }
 
-std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed) {
+std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed,
+                              const std::string& field) {
   if (promote.empty() || std::ranges::find(allowed, promote) != allowed.end()) return "";
   // Why it is the operator's to allow: a client's run in a baseline moves the bar of every
   // run judged against it.
@@ -470,14 +471,14 @@ std::string promotion_refusal(const std::string& promote, const std::vector<std:
       "a baseline is what relative gates judge against, the service's own scenarios' included";
   const std::string asked = "'" + shown_text(promote) + "'";
   if (allowed.empty()) {
-    return "field 'promote': this service lets no client promote its run, to " + asked +
+    return "field '" + field + "': this service lets no client promote its run, to " + asked +
            " or any baseline (" + why +
            "; its operator allows one with serve --allow-promote BASELINE); nothing was "
            "submitted: submit without --promote";
   }
   std::string names;
   for (const auto& name : allowed) names += (names.empty() ? "'" : ", '") + shown_text(name) + "'";
-  return "field 'promote': this service lets its clients promote runs only to " + names +
+  return "field '" + field + "': this service lets its clients promote runs only to " + names +
          " (serve --allow-promote), not to " + asked + " (" + why +
          "); nothing was submitted: submit without --promote, or with one of those";
 }

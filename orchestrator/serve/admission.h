@@ -201,7 +201,9 @@ std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,
 // Why a submission may not add its run to the baseline `promote` (a Submit's field, checked
 // before anything is queued): "" when it asks for none or --allow-promote names it; else one
 // line naming the baseline, the ones allowed (or that none is) and the flag that allows one.
-std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed);
+// `field`: the request's field that asked ("promote", "deferred_promote", Promote's "baseline").
+std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed,
+                              const std::string& field = "promote");
 
 // Every program and address of `scenario` the policy does not allow, and a router port of its
 // on one of the service's own listeners, one "file:line:column: error: ..." line each; empty

@@ -136,6 +136,16 @@ bool Job::close_cancels() {
   return cancel_requested_;
 }
 
+std::vector<uint64_t> Job::promoted_with() const {
+  std::lock_guard lock(mutex_);
+  return promoted_with_;
+}
+
+void Job::set_promoted_with(std::vector<uint64_t> jobs) {
+  std::lock_guard lock(mutex_);
+  promoted_with_ = std::move(jobs);
+}
+
 void Job::emit(JobEvent event) {
   std::lock_guard lock(mutex_);
   keep(std::move(event));

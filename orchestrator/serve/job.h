@@ -28,6 +28,9 @@ struct JobOptions {
   std::map<std::string, std::string> labels;
   std::string baseline;
   std::string promote;
+  // A Submit's deferred_promote: `promote` names the baseline, but the job does not promote its
+  // run itself; a later Promote naming the job may (orchestrator_service.h).
+  bool promote_deferred = false;
   bool strict = false;
   // A scenario a client sent: the longest its run may go (serve --max-run-seconds), after
   // which it is stopped as a cancel stops it; 0: no limit (the operator's scenarios).
@@ -133,6 +136,11 @@ class Job {
   }
   void emit(JobEvent event);
 
+  // The jobs of the Promote request that added this job's run to its deferred-promote
+  // baseline (this one among them), or empty: not promoted. Set once, by that request.
+  std::vector<uint64_t> promoted_with() const;
+  void set_promoted_with(std::vector<uint64_t> jobs);
+
   // What the job's kept events cost, as kept_event_bytes counts them.
   size_t kept_bytes() const;
   // For `total_bound`, the bound on the ended jobs' output together (JobQueue): drops the job's
@@ -163,6 +171,7 @@ class Job {
   mutable std::mutex mutex_;
   bool cancel_requested_ = false;  // the mutex held, as cancels_closed_
   bool cancels_closed_ = false;
+  std::vector<uint64_t> promoted_with_;  // the mutex held
   mutable std::condition_variable changed_;
   JobStatus status_;
   const size_t kept_event_bytes_;

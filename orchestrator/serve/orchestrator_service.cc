@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/net/host_port.h"
+#include "common/util/baseline_name.h"
 
 namespace benchgate::serve {
 namespace {
@@ -142,6 +143,20 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   options.labels = {request->labels().begin(), request->labels().end()};
   options.baseline = request->baseline();
   options.promote = request->promote();
+  // Deferred: the baseline is named the same way, and promoted only by a later Promote.
+  if (!request->deferred_promote().empty()) {
+    if (!request->promote().empty()) {
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "fields 'promote' and 'deferred_promote' exclude each other: a job promotes its "
+              "run itself when it exits 0, or leaves it to a later Promote"};
+    }
+    if (!baseline_name_reason(request->deferred_promote()).empty()) {
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "field 'deferred_promote': " + baseline_name_problem(request->deferred_promote())};
+    }
+    options.promote = request->deferred_promote();
+    options.promote_deferred = true;
+  }
   options.strict = request->strict();
   if (request->scenario_case() == v1::SubmitRequest::kContent) {
     options.max_run_ns = policy_.max_run_ns;
@@ -156,7 +171,9 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   // A baseline is the operator's bar: a client adds its run to one only where serve
   // --allow-promote names it. Refused here, before anything is queued, and so for a
   // validate_only request too, rather than found when the run ends.
-  if (std::string refused = promotion_refusal(options.promote, policy_.allowed_promotions);
+  if (std::string refused =
+          promotion_refusal(options.promote, policy_.allowed_promotions,
+                            options.promote_deferred ? "deferred_promote" : "promote");
       !refused.empty()) {
     return {grpc::StatusCode::PERMISSION_DENIED, refused};
   }

@@ -12,6 +12,7 @@
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/validation_slots.h"
+#include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
 
@@ -44,6 +45,14 @@ class OrchestratorService final : public v1::Orchestrator::Service {
                       v1::RunStatus* response) override;
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
                       v1::RunStatus* response) override;
+  // Adds the runs of jobs submitted with deferred_promote to that baseline, all or none
+  // (proto/benchgate/v1/orchestrator.proto says each refusal).
+  grpc::Status Promote(grpc::ServerContext*, const v1::PromoteRequest* request,
+                       v1::PromoteResponse* response) override;
+
+  // The connection Promote writes baselines through: one of the service's own (the job
+  // executor's is its job thread's). Without one, Promote answers UNAVAILABLE.
+  void set_store(store::Store* db) { store_ = db; }
 
   // serve --listen as bound, its port 0 replaced by the kernel's choice: known only once gRPC
   // listens, after this service was built. Until then a Submit waits where the policy's own
@@ -65,7 +74,15 @@ class OrchestratorService final : public v1::Orchestrator::Service {
   const size_t max_watchers_;
   std::atomic<size_t> watchers_{0};
   ValidationSlots validations_;
+  store::Store* store_ = nullptr;
+  // One Promote at a time: its checks and its transaction see no other's half done, and a job
+  // is promoted by one request at most.
+  std::mutex promote_mutex_;
 };
+
+// Why `job` may not join `baseline` through Promote, or "": it must have FINISHED with exit
+// code 0, with a stored run, submitted with deferred_promote `baseline`, and not be promoted.
+std::string promote_refusal(const Job& job, const std::string& baseline);
 
 // Domain -> protobuf, shared with tests.
 void to_proto(const JobStatus& status, v1::RunStatus& out);

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "common/util/shown_text.h"
@@ -17,6 +19,7 @@
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/remote_promote.h"
 
 namespace benchgate::serve {
 namespace {
@@ -149,8 +152,10 @@ class CancelOnInterrupt {
   std::thread thread_;  // last: it starts once the members it uses exist
 };
 
-// Streams one job; returns its exit code.
-int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& server) {
+// Streams one job; returns its exit code, and sets `run_id` to its stored run's (0: none).
+int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& server,
+          int64_t& run_id) {
+  run_id = 0;
   grpc::ClientContext context;
   v1::WatchRequest request;
   request.set_job_id(job_id);
@@ -173,6 +178,7 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
         const auto& s = event.status();
         if (s.state() == v1::RunStatus::FINISHED || s.state() == v1::RunStatus::CANCELLED) {
           exit_code = s.exit_code();
+          run_id = s.run_id();
           ended = true;
           cancelled = s.state() == v1::RunStatus::CANCELLED;
           if (s.state() == v1::RunStatus::CANCELLED && s.run_id() == 0 && !app::interrupted()) {
@@ -187,8 +193,8 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
   const grpc::Status status = reader->Finish();
   if (app::interrupted() && ended && !cancelled) {
     // The service refused the cancel: the job's outcome was settled (its run stored, promoted
-    // when it exited 0 with --promote). The client exits with that outcome, so that its exit
-    // code says what the service keeps: 0 only for a run that stands as one that exited 0.
+    // when it exited 0 with --promote and one file). The client exits with that outcome, so that
+    // its exit code says what the service keeps: 0 only for a run that stands as one that exited 0.
     const std::string outcome =
         "had finished before the cancellation reached it; it keeps "
         "its exit code " +
@@ -216,18 +222,6 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
 }  // namespace
 
 int remote_run(const RemoteRunOptions& options) {
-  // Each file is a job of its own on the service, which promotes its run once that job exits
-  // 0: it cannot hold one file's run back for another file's failed gate, as a local run does
-  // (docs/GATES.md, "Series and baselines"). Refused before anything is submitted.
-  if (!options.job.promote.empty() && options.files.size() > 1) {
-    std::fprintf(stderr,
-                 "error: --promote with --server takes one scenario file, not %zu: the service "
-                 "promotes each file's run on its own when it exits 0, whatever the others do; "
-                 "submit them one at a time, or run them locally to promote them only when "
-                 "every one exits 0\n",
-                 options.files.size());
-    return cli::kExitInvalidInput;
-  }
   // The service refuses a file name that does not print as itself (admission.h): said here,
   // before anything is submitted, naming the file as the user gave it, escaped.
   for (const SubmittedFile& file : options.files) {
@@ -244,7 +238,28 @@ int remote_run(const RemoteRunOptions& options) {
   // grpc_proxy) is not used, as one could not reach the service's loopback address.
   auto channel = grpcutil::make_control_channel(options.server);
   auto stub = v1::Orchestrator::NewStub(channel);
-  auto request_for = [&options](const SubmittedFile& file, bool validate_only) {
+  // One file's job promotes its own run when it exits 0. Several files' jobs are submitted with
+  // deferred_promote and promoted together (Promote) only when the whole invocation exits 0:
+  // one promoted on its own could not be held back for another file's failed gate, as a local
+  // run holds it (docs/GATES.md, "Series and baselines"). A service without Promote, or one
+  // that refuses the name, is found before anything is submitted.
+  const bool promote_later = !options.job.promote.empty() && options.files.size() > 1;
+  if (promote_later) {
+    const grpc::Status status = check_promote_later(*stub, options.job.promote);
+    if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+      std::fprintf(stderr,
+                   "error: the service at %s cannot promote runs after they ended (it has no "
+                   "Promote call): --promote with --server takes one scenario file there, not "
+                   "%zu; submit them one at a time, or run them locally\n",
+                   options.server.c_str(), options.files.size());
+      return cli::kExitInvalidInput;
+    }
+    if (!status.ok()) {
+      print_refusal(options.server, status, options.files.front());
+      return exit_code_for(status);
+    }
+  }
+  auto request_for = [&options, promote_later](const SubmittedFile& file, bool validate_only) {
     v1::SubmitRequest request;
     if (file.by_name) {
       request.set_name(file.name);  // the service's own file; NOT_FOUND names a missing one
@@ -256,7 +271,11 @@ int remote_run(const RemoteRunOptions& options) {
     request.set_branch(options.job.branch);
     for (const auto& [k, v] : options.job.labels) (*request.mutable_labels())[k] = v;
     request.set_baseline(options.job.baseline);
-    request.set_promote(options.job.promote);
+    if (promote_later) {
+      request.set_deferred_promote(options.job.promote);
+    } else {
+      request.set_promote(options.job.promote);
+    }
     request.set_strict(options.job.strict);
     request.set_validate_only(validate_only);
     // The queue must have room for all of them, not for one each.
@@ -311,15 +330,22 @@ int remote_run(const RemoteRunOptions& options) {
     jobs.push_back(response.job_id());
   }
   int exit_code = cli::kExitOk;
+  std::vector<WatchedJob> watched;
   for (uint64_t id : jobs) {
     if (app::interrupted()) {
       // Interrupted while watching an earlier job or while submitting: the later jobs too.
       cancel(*stub, id);
       print_interrupted(id, options.server, "was cancelled");
       exit_code = cli::kExitRunError;
+      watched.push_back({id, 0});
       continue;
     }
-    exit_code = std::max(exit_code, watch(*stub, id, options.server));
+    int64_t run_id = 0;
+    exit_code = std::max(exit_code, watch(*stub, id, options.server, run_id));
+    watched.push_back({id, run_id});
+  }
+  if (promote_later) {
+    exit_code = promote_together(*stub, options.server, options.job.promote, watched, exit_code);
   }
   return exit_code;
 }

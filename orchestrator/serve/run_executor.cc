@@ -251,7 +251,9 @@ void RunExecutor::run(Job& job) {
         }
       }
     }
-    app::promote_run(r, policy, db_, terminal);
+    // A deferred promotion is the client's, through Promote once every job of its invocation
+    // exited 0 (orchestrator_service.h): the run is not added here.
+    if (!job.options().promote_deferred) app::promote_run(r, policy, db_, terminal);
   }
   live_.finished();
   // The verdict gauges are the operator's: a client's run only counts (client_run_finished).

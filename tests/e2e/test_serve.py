@@ -3,7 +3,8 @@ while it runs and its gate verdicts after it, the client prints the run's report
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
-with --server, a client promotes only into a baseline serve --allow-promote names, the
+with --server, a client promotes only into a baseline serve --allow-promote names and several
+files' runs all together or none, the
 client gets the promotion and comparison lines a local run prints and sends the commit and
 branch a local run would store, Ctrl-C on the client cancels the run
 like a local interrupt, a submitted run still going at --max-run-seconds is stopped, a failed
@@ -77,6 +78,14 @@ name = "hello"
 protocol = "http1"
 target = "/bench/hello"
 connections = 2
+"""
+
+# SHORT with a critical gate no run passes: exit code 1.
+SHORT_GATED = SHORT + """
+[[gates]]
+workload = "hello"
+metric = "latency.p99"
+max = "1ns"
 """
 
 # Two bundled routers compared: the client must get the comparison as a local run prints it.
@@ -541,6 +550,36 @@ class ServeTest(unittest.TestCase):
                              [("nightly", 1)])
         self.stop_service()
         self.assertNotIn("promoted", self.service.stdout)
+
+    def test_several_files_runs_are_promoted_together_when_the_invocation_exits_0(self):
+        # Before, --promote with several files was refused (exit 2, nothing submitted): the
+        # service promoted each job's run on its own, so a's run would have joined the baseline
+        # beside b's failed gate. Now each job defers its promotion to the client's Promote.
+        self.stop_service()
+        self.start_service("--allow-promote", "nightly")
+        short = write_scenario(self.dir, "short.toml", SHORT)
+        again = write_scenario(self.dir, "again.toml", SHORT)
+        gated = write_scenario(self.dir, "gated.toml", SHORT_GATED)
+        client = self.client(short, again, "--promote", "nightly")
+        out, err = client.communicate(timeout=120)
+        self.assertEqual(client.returncode, 0, out + err)
+        self.assertIn("promoted run 1 (job 1) to baseline 'nightly'\npromoted run 2 (job 2) to "
+                      "baseline 'nightly'\n", out)
+        # A failed gate of one file holds every run of the invocation back.
+        client = self.client(short, gated, "--promote", "nightly")
+        out, err = client.communicate(timeout=120)
+        self.assertEqual(client.returncode, 1, out + err)
+        why = ("the invocation exits 1; --promote adds runs only when the whole invocation "
+               "exits 0\n")
+        self.assertIn("run 3 (job 3) not promoted to 'nightly': " + why +
+                      "run 4 (job 4) not promoted to 'nightly': " + why, out)
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT name, run_id FROM baselines ORDER BY run_id")
+                             .fetchall(), [("nightly", 1), ("nightly", 2)])
+        self.stop_service()
+        # The operator's log says what a Promote added (it knows no client).
+        self.assertIn("serve: Promote added runs 1 (job 1), 2 (job 2) to baseline 'nightly'\n",
+                      self.service.stderr)
 
     def test_a_client_promotes_only_to_a_baseline_the_operator_allows(self):
         # A baseline is what relative gates judge against, the operator's own scenarios'

@@ -18,8 +18,11 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
@@ -29,12 +32,15 @@
 namespace benchgate::serve {
 namespace {
 
-// Takes every submission as job 7, and ends its stream with the job finished, exit 0. With
+// Takes the submissions as jobs 7, 8, ..., and ends each stream with the job finished, exit 0
+// (exit 1 for a file named fails.toml, as a failed critical gate), its run's id the job's plus
+// 100. Promote answers `promote_answer` (once; then OK), or as a service older than it. With
 // `interrupt_after_settled`, the client is interrupted (as by Ctrl-C) after that status was
 // sent and before the stream ends: the service had settled the outcome and refuses the cancel.
 class FakeService final : public v1::Orchestrator::Service {
  public:
   bool interrupt_after_settled = false;
+  uint64_t interrupt_after_job = 0;  // the same, for this job only
   // As a service older than validate_only: every request is a submission.
   bool ignores_validate_only = false;
   std::atomic<int> submitted{0};  // jobs queued
@@ -42,6 +48,13 @@ class FakeService final : public v1::Orchestrator::Service {
   std::atomic<int> cancelled{0};
   std::string last_name, last_text;  // of the last submission
   std::string last_by_name;          // the last submission's scenario name (sent by name)
+  std::string promote_fields;        // each submission's promote/deferred_promote, one a line
+  std::set<uint64_t> failing;        // jobs of fails.toml
+  // Promote: how it answers first, the validate_only requests, the jobs of each other request.
+  grpc::StatusCode promote_answer = grpc::StatusCode::OK;
+  bool promote_answer_lost = false;  // the first is committed, then answered DEADLINE_EXCEEDED
+  std::atomic<int> promote_checks{0};
+  std::vector<std::vector<uint64_t>> promoted;
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
@@ -62,18 +75,23 @@ class FakeService final : public v1::Orchestrator::Service {
     last_by_name = request->name();
     last_name = request->content().file_name();
     last_text = request->content().text();
-    response->set_job_id(7);
+    promote_fields += request->promote() + "/" + request->deferred_promote() + "\n";
+    response->set_job_id(6 + submitted);
+    if (last_name.ends_with("fails.toml")) failing.insert(response->job_id());
     return grpc::Status::OK;
   }
-  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest*,
+  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest* request,
                      grpc::ServerWriter<v1::WatchEvent>* writer) override {
     v1::WatchEvent event;
-    event.mutable_status()->set_job_id(7);
+    event.mutable_status()->set_job_id(request->job_id());
     event.mutable_status()->set_state(v1::RunStatus::FINISHED);
-    event.mutable_status()->set_exit_code(cli::kExitOk);
-    event.mutable_status()->set_run_id(1);
+    event.mutable_status()->set_exit_code(failing.contains(request->job_id()) ? cli::kExitGateFailed
+                                                                              : cli::kExitOk);
+    event.mutable_status()->set_run_id(static_cast<int64_t>(request->job_id()) + 100);
     writer->Write(event);
-    if (interrupt_after_settled) app::set_run_cancelled(true);
+    if (interrupt_after_settled || interrupt_after_job == request->job_id()) {
+      app::set_run_cancelled(true);
+    }
     return grpc::Status::OK;
   }
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest*,
@@ -81,6 +99,29 @@ class FakeService final : public v1::Orchestrator::Service {
     ++cancelled;
     status->set_job_id(7);
     status->set_state(v1::RunStatus::FINISHED);
+    return grpc::Status::OK;
+  }
+  grpc::Status Promote(grpc::ServerContext*, const v1::PromoteRequest* request,
+                       v1::PromoteResponse* response) override {
+    if (promote_answer == grpc::StatusCode::UNIMPLEMENTED) {
+      return {grpc::StatusCode::UNIMPLEMENTED, ""};  // a service older than Promote
+    }
+    if (request->validate_only()) {
+      ++promote_checks;
+      return grpc::Status::OK;
+    }
+    promoted.emplace_back(request->job_ids().begin(), request->job_ids().end());
+    for (uint64_t job : request->job_ids()) response->add_run_ids(static_cast<int64_t>(job) + 100);
+    if (promote_answer_lost) {
+      promote_answer_lost = false;
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "Deadline Exceeded"};
+    }
+    if (promoted.size() > 1) response->set_already_promoted(true);
+    if (std::exchange(promote_answer, grpc::StatusCode::OK) != grpc::StatusCode::OK) {
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "job 8: baseline add: run 108 has workload 'w' flagged degraded; nothing was "
+              "added to 'main'"};
+    }
     return grpc::Status::OK;
   }
 };
@@ -121,16 +162,105 @@ class RemoteRun : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-// Each file is a job of its own that the service promotes when it exits 0: with several, a's
-// run would join the baseline although b's gate failed and the client exits 1. Refused, and
-// nothing submitted.
-TEST_F(RemoteRun, PromoteWithSeveralFilesIsRefusedBeforeAnythingIsSubmitted) {
+// Several files' runs are promoted together once the whole invocation exits 0: each job is
+// submitted with deferred_promote (not promoting itself), and one Promote names every job.
+// Before, --promote with several files was refused (exit 2), nothing submitted.
+TEST_F(RemoteRun, SeveralFilesRunsArePromotedTogetherWhenTheInvocationExits0) {
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(code, cli::kExitOk) << out;
+  EXPECT_EQ(service_.submitted.load(), 2);
+  EXPECT_EQ(service_.promote_fields, "/main\n/main\n");  // neither job promotes itself
+  EXPECT_EQ(service_.promote_checks.load(), 1);
+  ASSERT_EQ(service_.promoted.size(), 1u);
+  EXPECT_EQ(service_.promoted[0], (std::vector<uint64_t>{7, 8}));
+  EXPECT_EQ(out,
+            "promoted run 107 (job 7) to baseline 'main'\npromoted run 108 (job 8) to baseline "
+            "'main'\n");
+}
+
+// One file's failed gate holds every run back, as a local run holds them: no Promote.
+TEST_F(RemoteRun, AFailedGateOfOneFilePromotesNoRun) {
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("fails.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(code, cli::kExitGateFailed) << out;
+  EXPECT_TRUE(service_.promoted.empty());
+  const std::string why =
+      ": the invocation exits 1; --promote adds runs only when the whole invocation exits 0\n";
+  EXPECT_EQ(out, "run 107 (job 7) not promoted to 'main'" + why +
+                     "run 108 (job 8) not promoted "
+                     "to 'main'" +
+                     why);
+}
+
+// The service refused a job's run: none was added (one transaction there), exit code 3.
+TEST_F(RemoteRun, APromotionTheServiceRefusesIsExitCode3) {
+  service_.promote_answer = grpc::StatusCode::FAILED_PRECONDITION;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitRunError) << err;
+  EXPECT_EQ(out.find("promoted run"), std::string::npos) << out;
+  EXPECT_NE(
+      err.find("error: cannot promote the runs to 'main' on 127.0.0.1:" + std::to_string(port_) +
+               ", none was added: job 8: baseline add: run 108 has workload 'w' flagged "
+               "degraded; nothing was added to 'main'\n"),
+      std::string::npos)
+      << err;
+}
+
+// The service committed, and its answer was lost (a deadline passed): the client does not say
+// none was added; it asks again, and the service says the jobs were promoted.
+TEST_F(RemoteRun, ALostAnswerIsAskedAgainAndTellsWhatWasPromoted) {
+  service_.promote_answer_lost = true;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitOk) << err;
+  EXPECT_EQ(service_.promoted.size(), 2u);
+  EXPECT_NE(err.find("; asking again\n"), std::string::npos) << err;
+  EXPECT_EQ(err.find("none was added"), std::string::npos) << err;
+  EXPECT_NE(out.find("promoted run 107 (job 7) to baseline 'main' (by an earlier request naming "
+                     "these jobs)\n"),
+            std::string::npos)
+      << out;
+}
+
+// Ctrl-C during the last job's stream, once the service had settled it (exit 0): no Promote,
+// and the invocation exits 3 as a local one, where it exited 0 with nothing promoted.
+TEST_F(RemoteRun, AnInterruptAfterTheLastJobSettledPromotesNoneAndExits3) {
+  service_.interrupt_after_job = 8;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitRunError) << err;
+  EXPECT_TRUE(service_.promoted.empty());
+  EXPECT_NE(out.find("run 108 (job 8) not promoted to 'main': " + app::interrupt_description() +
+                     " during this invocation; --promote adds runs only when the whole "
+                     "invocation exits 0\n"),
+            std::string::npos)
+      << out;
+}
+
+// A service without Promote could only promote each job on its own: refused before anything
+// is submitted, as every such --promote was before.
+TEST_F(RemoteRun, PromoteWithSeveralFilesOnAServiceWithoutPromoteIsRefusedFirst) {
+  service_.promote_answer = grpc::StatusCode::UNIMPLEMENTED;
   ::testing::internal::CaptureStderr();
   const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(code, cli::kExitInvalidInput) << err;
-  EXPECT_EQ(service_.submitted.load(), 0);
-  EXPECT_NE(err.find("--promote with --server takes one scenario file, not 2"), std::string::npos)
+  EXPECT_EQ(service_.submitted.load() + service_.validated.load(), 0);
+  EXPECT_NE(err.find("--promote with --server takes one scenario file there, not 2"),
+            std::string::npos)
       << err;
 }
 
@@ -139,6 +269,10 @@ TEST_F(RemoteRun, OneFileWithPromoteAndSeveralWithoutAreSubmitted) {
   EXPECT_EQ(remote_run(options({file("a.toml")}, "main")), cli::kExitOk);
   EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
   EXPECT_EQ(service_.submitted.load(), 3);
+  // The one file's job promotes itself; no Promote is asked.
+  EXPECT_EQ(service_.promote_fields, "main/\n/\n/\n");
+  EXPECT_EQ(service_.promote_checks.load(), 0);
+  EXPECT_TRUE(service_.promoted.empty());
 }
 
 // A refused file leaves no job of the files before it: every file is checked (validate_only)

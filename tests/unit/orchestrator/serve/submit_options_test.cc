@@ -162,6 +162,51 @@ TEST(SubmitOptions, APromotionIsRefusedUnlessTheOperatorAllowsItsBaseline) {
   EXPECT_EQ(executor.promoted(), (std::vector<std::string>{"", "pr-runs"}));
 }
 
+// deferred_promote (`run --server --promote NAME` with several files): the same name rule and
+// --allow-promote as promote, naming its own field, not beside promote; the job carries the
+// name as a promotion it does not make itself.
+TEST(SubmitOptions, ADeferredPromotionIsCheckedAsPromoteIsNamingItsField) {
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  AdmissionPolicy policy;
+  policy.allowed_promotions = {"nightly"};
+  OrchestratorService service(queue, policy);
+  auto submit = [&service](const std::string& promote, const std::string& deferred) {
+    v1::SubmitRequest request;
+    request.mutable_content()->set_file_name("client.toml");
+    request.mutable_content()->set_text(kScenario);
+    request.set_promote(promote);
+    request.set_deferred_promote(deferred);
+    v1::SubmitResponse response;
+    return service.Submit(nullptr, &request, &response);
+  };
+  const grpc::Status bad = submit("", "bad name");
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad.error_message().rfind("field 'deferred_promote': baseline name 'bad name' may "
+                                      "contain only letters",
+                                      0),
+            0u)
+      << bad.error_message();
+  const grpc::Status denied = submit("", "main");
+  EXPECT_EQ(denied.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(denied.error_message().rfind("field 'deferred_promote': this service lets its "
+                                         "clients promote runs only to 'nightly'",
+                                         0),
+            0u)
+      << denied.error_message();
+  const grpc::Status both = submit("nightly", "nightly");
+  EXPECT_EQ(both.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(both.error_message(),
+            "fields 'promote' and 'deferred_promote' exclude each other: a job promotes its run "
+            "itself when it exits 0, or leaves it to a later Promote");
+  EXPECT_TRUE(queue.list().empty());
+  ASSERT_TRUE(submit("", "nightly").ok());
+  auto job = queue.find(queue.list().front().id);
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->options().promote, "nightly");
+  EXPECT_TRUE(job->options().promote_deferred);
+}
+
 // A validate_only Submit checks as Submit does and queues nothing: `run --server a.toml
 // b.toml` checks every file so before it submits any, and a refused b.toml leaves no job of
 // a.toml started (before, a.toml's job started at once and was cancelled mid-start).
