@@ -1,6 +1,7 @@
 // See fork_exec.h.
 #include "common/process/fork_exec.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,6 +52,15 @@ void close_from_to(unsigned first, unsigned last, unsigned fallback_bound) {
 }
 
 }  // namespace
+
+void default_signal_dispositions() {
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int number = 1; number < NSIG; ++number) {
+    // SIGKILL and SIGSTOP, and the C library's own signals, refuse it (EINVAL): nothing to reset.
+    ::sigaction(number, &default_action, nullptr);
+  }
+}
 
 unsigned descriptor_close_bound() {
   const int highest = close_range_works() ? -1 : highest_open_descriptor();

@@ -18,6 +18,11 @@ namespace benchgate::fork_exec {
 // fork.
 inline bool holds_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
 
+// Child: every signal's disposition back to the default. Handlers go at the exec anyway, but an
+// ignored signal stays ignored across it: the orchestrator ignores SIGPIPE, and a program
+// started so gets EPIPE where it would die of SIGPIPE.
+void default_signal_dispositions();
+
 // Parent, just before the fork: the bound up to which close_all_but closes descriptors one by
 // one where close_range(2) fails in the child. Where close_range works (asked once per process)
 // a fixed bound, without reading /proc/self/fd; otherwise the highest descriptor open now plus

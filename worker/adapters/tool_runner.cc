@@ -57,12 +57,7 @@ struct ChildPlan {
 // handler of the worker's runs in this copy of it; an ignored signal would stay ignored across
 // the exec, and the worker ignores and blocks signals of its own.
 [[noreturn]] void exec_child(const ChildPlan& plan) {
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  for (int signal = 1; signal < NSIG; ++signal) {
-    // SIGKILL and SIGSTOP, and the C library's own signals, refuse it (EINVAL): nothing to reset.
-    ::sigaction(signal, &default_action, nullptr);
-  }
+  fork_exec::default_signal_dispositions();
   // Its own group (the adapter kills what it leaves there), before it can start anything.
   if (::setpgid(0, 0) != 0) fail_step(plan, "setpgid");
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail_step(plan, "prctl(PR_SET_PDEATHSIG)");
