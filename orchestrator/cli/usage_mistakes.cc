@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/util/shown_text.h"
@@ -98,6 +99,67 @@ std::optional<std::string> conversion_sentence(const CLI::App* app, const std::s
   return std::nullopt;
 }
 
+// The command that the words argv[from..] select below `app` (the deepest one), and where its
+// last word is; `app` itself and `from - 1` when none of them names one of its commands.
+std::pair<const CLI::App*, int> command_named_after(const CLI::App* app, int argc,
+                                                    const char* const* argv, int from) {
+  int last = from - 1;
+  for (int j = from; j < argc && std::string_view(argv[j]) != "--"; ++j) {
+    for (const CLI::App* sub : app->get_subcommands({})) {
+      if (sub->check_name(argv[j])) {
+        app = sub;
+        last = j;
+        break;
+      }
+    }
+  }
+  return {app, last};
+}
+
+// `orchestrator --db x runs list`: an option given before the command it belongs to, which
+// comes later. "`orchestrator` takes '--db' after the command: `orchestrator runs list --db x`
+// (...)", the words rearranged; nothing when no later command has the option.
+std::optional<std::string> option_before_its_command(const CLI::App* current, int argc,
+                                                     const char* const* argv, int at) {
+  const std::string arg = argv[at];
+  const std::string name = arg.substr(0, arg.find('='));
+  const bool inline_value = name.size() != arg.size();
+  // The option read as its later command reads it: taking the next word as its value, or not.
+  struct Reading {
+    const CLI::App* command = nullptr;
+    int last = 0;
+    const CLI::Option* option = nullptr;
+  };
+  auto read_from = [&](int from, bool takes_value) -> std::optional<Reading> {
+    auto [command, last] = command_named_after(current, argc, argv, from);
+    const CLI::Option* option = command == current ? nullptr : find_option(command, name);
+    if (option == nullptr || (!inline_value && (option->get_expected_min() > 0) != takes_value)) {
+      return std::nullopt;
+    }
+    return Reading{command, last, option};
+  };
+  std::optional<Reading> reading =
+      inline_value ? read_from(at + 1, false) : read_from(at + 2, true);
+  if (!reading && !inline_value) reading = read_from(at + 1, false);
+  if (!reading) return std::nullopt;
+  const auto [command, last, option] = *reading;
+  const int used = option->get_expected_min() > 0 && !inline_value ? 2 : 1;
+  std::vector<std::string> moved;
+  for (int j = at; j < at + used && j < argc; ++j) moved.push_back(shown_text(argv[j]));
+  std::string example = "orchestrator";
+  for (int j = 1; j < argc; ++j) {
+    if (j >= at && j < at + used) continue;
+    example += " " + shown_text(argv[j]);
+    if (j == last) {
+      for (const std::string& word : moved) example += " " + word;
+    }
+  }
+  return "`" + command_path(current) + "` takes '" + name +
+         "' after the command, not before it: `" + example +
+         "` (each command takes its own options after its name; see `" + command_path(command) +
+         " --help`)";
+}
+
 }  // namespace
 
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
@@ -110,6 +172,7 @@ std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
       const std::string name = arg.substr(0, arg.find('='));
       const CLI::Option* option = find_option(current, name);
       if (option == nullptr && current->get_require_subcommand_min() > 0) {
+        if (auto moved = option_before_its_command(current, argc, argv, i)) return moved;
         // `baseline --db x`: the options are its commands', and the command is what is missing.
         return "`" + command_path(current) + "` needs a command before '" + name +
                "': " + command_names(current) + "; see `" + command_path(current) + " --help`";

@@ -16,8 +16,10 @@ namespace benchgate::cli {
 
 // The first mistake in argv as one line without "error: " ("unknown option '--jsn' for
 // `orchestrator run` (did you mean '--json'?)"), or nothing. An option given to a command group
-// before its command (`baseline --db x`) says the command is missing and lists them. Everything
-// after `--` is left to the command (worker-check runs it).
+// before its command (`baseline --db x`) says the command is missing and lists them; one whose
+// command comes later (`orchestrator --db x runs list`) says it goes after that command, the
+// words rearranged (`orchestrator runs list --db x`). Everything after `--` is left to the
+// command (worker-check runs it).
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv);
 

@@ -98,6 +98,28 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("unknown option '--dbb' for `orchestrator baseline list` (did you mean "
                       "'--db'?)", run.stderr)
 
+    def test_an_option_before_the_command_it_belongs_to_says_where_it_goes(self):
+        # A command follows: it is not missing ("`orchestrator` needs a command before '--db'"
+        # said it was); the option goes after it, as the example puts it.
+        for args, example, command in [
+                (["--db", "x.db", "runs", "list"], "runs list --db x.db", "runs list"),
+                (["--db=x.db", "runs", "show", "5"], "runs show --db=x.db 5", "runs show"),
+                (["--json", "out.json", "run", "a.toml"], "run --json out.json a.toml", "run"),
+                (["--json", "compare", "1", "2"], "compare --json 1 2", "compare"),
+                (["--strict", "gate", "1"], "gate --strict 1", "gate")]:
+            run = Run(args).run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr),
+                             (2, "", f"error: `orchestrator` takes '{args[0].split('=')[0]}' "
+                                     f"after the command, not before it: `orchestrator "
+                                     f"{example}` (each command takes its own options after "
+                                     f"its name; see `orchestrator {command} --help`)\n"), args)
+        run = Run(["baseline", "--db", "x.db", "list", "main"]).run()
+        self.assertEqual(run.stderr, "error: `orchestrator baseline` takes '--db' after the "
+                                     "command, not before it: `orchestrator baseline list "
+                                     "--db x.db main` (each command takes its own options "
+                                     "after its name; see `orchestrator baseline list "
+                                     "--help`)\n")
+
     def test_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
