@@ -184,7 +184,7 @@ std::string workload(const store::StoredWorkload& w) {
                    format_latency_ns(rep.p50_ns), format_latency_ns(rep.p90_ns),
                    format_latency_ns(rep.p99_ns), format_latency_ns(rep.p999_ns),
                    format_latency_ns(rep.max_ns), format_errors(rep),
-                   shown_text(join(rep.flags, ","))});
+                   shown_text(join(results::ordered_flags(rep.flags), ","))});
   }
   out += table.render();
   // What the workers could not measure, as the run's own terminal report names it: the

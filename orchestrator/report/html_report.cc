@@ -107,7 +107,8 @@ std::string figures_table(const results::WorkloadResult& w) {
         fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
         rep.measured("bytes_received") ? format_megabytes_per_second(rep.bytes_per_second()) : "-",
         [&](double p) { return rep.latency_at(p); }, results::count_text(rep.error_count()),
-        per_request ? format_duration_ns(*per_request * 1e9) : "-", rep.flags);
+        per_request ? format_duration_ns(*per_request * 1e9) : "-",
+        results::ordered_flags(rep.flags));
     // An open-loop repetition's diagnostics under its row, as the terminal prints them.
     if (w.spec.rate > 0) {
       out += fmt::format(

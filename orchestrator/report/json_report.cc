@@ -138,7 +138,7 @@ json repetition_json(const scenario::Workload& w, const results::Repetition& rep
              rep.tool_latency ? json(nullptr) : json(histogram_base64(rep.latency))},
             {"worker_cpu_seconds", rep.worker_cpu_seconds},
             {"worker_cpu_utilization", rep.worker_cpu_utilization},
-            {"flags", rep.flags},
+            {"flags", results::ordered_flags(rep.flags)},
             {"stopped", rep.stopped},
             {"sessions_ended", sessions_ended_json(rep)},
             {"not_measured", rep.not_measured}};

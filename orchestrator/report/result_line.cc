@@ -75,7 +75,8 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const auto resumed = setup ? results::resumed_handshakes(w.spec, *setup) : std::nullopt;
   const uint32_t requested = w.requested_streams();
   const uint32_t effective = w.effective_streams();
-  // The union of the repetitions' flags, comma-separated ("degraded,router_count_mismatch").
+  // The union of the repetitions' flags, comma-separated, in docs/MEASUREMENT.md's order
+  // ("router_count_mismatch,degraded").
   std::string flags;
   for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ",") + flag;
   if (flags.empty()) flags = "-";

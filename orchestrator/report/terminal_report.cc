@@ -387,12 +387,12 @@ std::string workload_table(const results::WorkloadResult& w) {
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");
   for (const auto& rep : w.repetitions) {
-    out +=
-        table_row(fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
-                  megabytes(rep), latency_text(rep.latency_at(50)),
-                  latency_text(rep.latency_at(90)), latency_text(rep.latency_at(99)),
-                  latency_text(rep.latency_at(99.9)), latency_text(rep.latency_at(100)),
-                  results::count_text(rep.error_count()), router_cpu_per_op(rep), join(rep.flags));
+    out += table_row(fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
+                     megabytes(rep), latency_text(rep.latency_at(50)),
+                     latency_text(rep.latency_at(90)), latency_text(rep.latency_at(99)),
+                     latency_text(rep.latency_at(99.9)), latency_text(rep.latency_at(100)),
+                     results::count_text(rep.error_count()), router_cpu_per_op(rep),
+                     join(results::ordered_flags(rep.flags)));
     // Every open-loop repetition's diagnostics, "service time: not measured" included, as the
     // HTML report and the Markdown summary give them.
     if (w.spec.rate > 0) out += fmt::format("  {:<10} {}\n", "", open_loop_text(rep));

@@ -182,10 +182,27 @@ std::map<std::string, uint64_t> WorkloadResult::error_kinds() const {
   return sums;
 }
 
+std::vector<std::string> ordered_flags(std::vector<std::string> flags) {
+  static constexpr std::string_view kOrder[] = {
+      "worker_saturated", "worker_cpu_starved", "start_skew",
+      "latency_clamped",  "throughput_span",    "router_count_mismatch",
+      "rate_not_kept",    kProcessStopped,      kDegraded};
+  const auto rank = [](const std::string& flag) {
+    return static_cast<size_t>(std::find(std::begin(kOrder), std::end(kOrder), flag) -
+                               std::begin(kOrder));
+  };
+  std::sort(flags.begin(), flags.end(), [&](const std::string& a, const std::string& b) {
+    const size_t ra = rank(a), rb = rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+  flags.erase(std::unique(flags.begin(), flags.end()), flags.end());
+  return flags;
+}
+
 std::vector<std::string> WorkloadResult::flags() const {
   std::set<std::string> all;
   for (const auto& rep : repetitions) all.insert(rep.flags.begin(), rep.flags.end());
-  return {all.begin(), all.end()};
+  return ordered_flags({all.begin(), all.end()});
 }
 
 bool WorkloadResult::degraded() const {

@@ -86,6 +86,11 @@ inline constexpr std::string_view kProcessStopped = "process_stopped";
 // the others finish. Its figures describe less load than the workload asks for: it is never
 // history for a baseline and gates do not judge it (docs/GATES.md, "Verdicts").
 inline constexpr std::string_view kDegraded = "degraded";
+// Flags in the one order every report writes them, a repetition's row and its workload's union
+// alike: docs/MEASUREMENT.md's "Flags" table's (the engine raises them in another, and a union
+// came out alphabetical). A flag the table does not name (a later build's, read from a store)
+// comes after them, alphabetically; a repeated one once.
+std::vector<std::string> ordered_flags(std::vector<std::string> flags);
 // One second of a measured window, from the workers' progress intervals merged
 // (engine/timeline.h says how).
 struct TimelineSecond {

@@ -256,7 +256,7 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   w.p99_ns_median = median_of(w.repetitions, &StoredRepetition::p99_ns);
   w.p999_ns_median = median_of(w.repetitions, &StoredRepetition::p999_ns);
   w.max_ns_median = median_of(w.repetitions, &StoredRepetition::max_ns);
-  w.flags.assign(flags.begin(), flags.end());
+  w.flags = results::ordered_flags({flags.begin(), flags.end()});
   if (workload.latency.total_count() > 0) w.latency_hdr = workload.latency.encode_compressed();
   // The workload's figures, as reports print them and gates judge them.
   for (std::string_view metric : stored_metric_names()) {

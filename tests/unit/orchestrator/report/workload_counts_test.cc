@@ -10,6 +10,7 @@
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/results/router_count.h"
 
@@ -81,6 +82,33 @@ TEST(WorkloadTable, WithoutTheRoutersCountTheWorkersCountIsShownAndTheRoutersSai
   EXPECT_EQ(counts_text(w),
             "requests: 3000 sent by workers, the router's count not measured (missing from 2 of "
             "3 repetitions)");
+}
+
+// One order of flags, docs/MEASUREMENT.md's: a repetition's row read
+// "worker_cpu_starved,rate_not_kept" and the "all reps" row, the RESULT line and the JSON summary
+// "rate_not_kept,worker_cpu_starved" (a set's order).
+TEST(WorkloadTable, FlagsReadInTheDocumentedOrderInEveryRowAndReport) {
+  results::WorkloadResult w = counted_workload();
+  w.repetitions.front().flags = {"worker_cpu_starved", "rate_not_kept"};
+  results::Repetition second = w.repetitions.front();
+  second.index = 1;
+  second.flags = {"router_count_mismatch", "start_skew"};  // raised in another order
+  w.repetitions.push_back(second);
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find(" worker_cpu_starved,rate_not_kept\n"), std::string::npos) << table;
+  EXPECT_NE(table.find(" start_skew,router_count_mismatch\n"), std::string::npos) << table;
+  const std::string all = "worker_cpu_starved,start_skew,router_count_mismatch,rate_not_kept";
+  EXPECT_NE(table.find(" " + all + "\n"), std::string::npos) << table;
+  EXPECT_TRUE(result_line("s", w, "-").ends_with("|flags=" + all)) << result_line("s", w, "-");
+  const nlohmann::json json = workload_json(w);
+  EXPECT_EQ(json["flags"], (std::vector<std::string>{"worker_cpu_starved", "start_skew",
+                                                     "router_count_mismatch", "rate_not_kept"}))
+      << json.dump();
+  EXPECT_EQ(json["repetitions"][1]["flags"],
+            (std::vector<std::string>{"start_skew", "router_count_mismatch"}));
+  // A flag no table names (a later build's, read from a store) comes last, alphabetically.
+  EXPECT_EQ(results::ordered_flags({"zz_new", "degraded", "aa_new", "worker_saturated"}),
+            (std::vector<std::string>{"worker_saturated", "degraded", "aa_new", "zz_new"}));
 }
 
 // wamp_pubsub counts events: each of the publishers' in_flight publications reaches every

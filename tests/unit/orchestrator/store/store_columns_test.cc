@@ -525,7 +525,7 @@ TEST_F(ColumnTables, AWorkloadWithEveryFigureReadsBackAsItWasWritten) {
   EXPECT_NE(got.repetitions[1].tool_latency_json->find("h2load 1.52"), std::string::npos);
   EXPECT_EQ(got.figures, expected.figures);
   EXPECT_FALSE(got.figures.empty());
-  EXPECT_EQ(got.flags, (std::vector<std::string>{"process_stopped", "worker_saturated"}));
+  EXPECT_EQ(got.flags, (std::vector<std::string>{"worker_saturated", "process_stopped"}));
   EXPECT_TRUE(got == expected);
 }
 
