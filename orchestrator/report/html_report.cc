@@ -132,7 +132,8 @@ std::string figures_table(const results::WorkloadResult& w) {
         "class=\"text\">{}</td></tr>\n",
         escape(summary_row_definition(
             w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
-            w.latency.total_count() > 0 ? std::string() : w.latency_tool())));
+            w.latency.total_count() > 0 ? std::string() : w.latency_tool(),
+            summary_row_no_latency(w))));
   }
   return out + "</table>\n";
 }

@@ -5,8 +5,11 @@
 // the label and the sentence that defines each figure from here.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+
+#include "orchestrator/results/results.h"
 
 namespace benchgate::report {
 
@@ -16,15 +19,36 @@ inline constexpr const char* kSummaryRowLabel = "all reps";
 // errors: summed"; `ops_range` is the ops/s min-max as the report writes it. A workload whose
 // latency a worker adapter's tool printed (`latency_tool`, "wrk 4.2.0"; no histogram) has the
 // median of the repetitions' figures and the largest max (results::WorkloadResult::latency_at).
+// `no_latency` says why the row has no latency ("no operation succeeded"), "" when it has one:
+// every latency is then "-", and no merge or median made it. One repetition's row repeats that
+// repetition's figures, which is said as such: a median of one, a range from a figure to itself
+// and one histogram merged read as if there were more.
 inline std::string summary_row_definition(size_t repetitions, const std::string& ops_range,
-                                          const std::string& latency_tool = "") {
-  const std::string latency =
-      latency_tool.empty()
-          ? "their histograms merged"
-          : "the median of their figures as " + latency_tool + " printed them (max: the largest)";
-  return "ops/s, MB/s: median of " + std::to_string(repetitions) +
-         (repetitions == 1 ? " repetition" : " repetitions") + " (ops/s " + ops_range +
-         "); latency: " + latency + "; errors: summed";
+                                          const std::string& latency_tool = "",
+                                          const std::string& no_latency = "") {
+  const std::string none = "latency: none (" + no_latency + ")";
+  if (repetitions == 1) {
+    return "a single repetition: the row repeats its figures" +
+           (no_latency.empty() ? std::string() : "; " + none);
+  }
+  const std::string latency = !no_latency.empty() ? none
+                              : latency_tool.empty()
+                                  ? "latency: their histograms merged"
+                                  : "latency: the median of their figures as " + latency_tool +
+                                        " printed them (max: the largest)";
+  return "ops/s, MB/s: median of " + std::to_string(repetitions) + " repetitions (ops/s " +
+         ops_range + "); " + latency + "; errors: summed";
+}
+
+// Why a workload's summary row has no latency, for summary_row_definition: "" when it has one
+// (results::WorkloadResult::latency_at), "no operation succeeded" when no repetition completed a
+// success (latency is of successes only), else "not measured".
+inline std::string summary_row_no_latency(const results::WorkloadResult& w) {
+  if (w.latency_at(50) || w.latency_at(100)) return "";
+  const bool none_succeeded =
+      std::none_of(w.repetitions.begin(), w.repetitions.end(),
+                   [](const results::Repetition& rep) { return rep.has_latency_to_measure(); });
+  return none_succeeded ? "no operation succeeded" : "not measured";
 }
 
 }  // namespace benchgate::report

@@ -411,7 +411,8 @@ std::string workload_table(const results::WorkloadResult& w) {
     out += fmt::format(
         "  {:<10} {}\n", "",
         summary_row_definition(w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
-                               w.latency.total_count() > 0 ? std::string() : w.latency_tool()));
+                               w.latency.total_count() > 0 ? std::string() : w.latency_tool(),
+                               summary_row_no_latency(w)));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);

@@ -999,6 +999,41 @@ TEST(SummaryRow, IsNotLabelledMedianAndDefinesEachFigureInEveryReport) {
       << md;
 }
 
+// One repetition: the row repeats its figures, said so ("median of 1 repetition (ops/s
+// 48078-48078); latency: their histograms merged" before). No success: every latency is "-",
+// and the row says why rather than "their histograms merged".
+TEST(SummaryRow, OneRepetitionAndNoSuccessAreSaidPlainly) {
+  const auto one = measured("hello", "default", {48078});
+  const std::string single = "a single repetition: the row repeats its figures";
+  EXPECT_NE(workload_table(one).find("             " + single + "\n"), std::string::npos)
+      << workload_table(one);
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.workloads = {one};
+  EXPECT_NE(html_document({run}).find("<td colspan=\"10\" class=\"text\">" + single + "</td>"),
+            std::string::npos);
+
+  auto failed = measured("hello", "default", {0, 0});
+  failed.latency = {};
+  for (auto& rep : failed.repetitions) {
+    rep.latency = {};
+    rep.operations = 100;
+    rep.errors["status"] = 100;
+  }
+  const std::string table = workload_table(failed);
+  EXPECT_NE(table.find("             ops/s, MB/s: median of 2 repetitions (ops/s 0-0); latency: "
+                       "none (no operation succeeded); errors: summed\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("histograms merged"), std::string::npos) << table;
+  failed.repetitions.pop_back();
+  EXPECT_NE(workload_table(failed).find("             " + single +
+                                        "; latency: none (no operation succeeded)\n"),
+            std::string::npos)
+      << workload_table(failed);
+}
+
 // A worker adapter's workload has no histogram: its summary latency is the median of the
 // repetitions' tool figures (the largest max), and the summary row says so, not "their
 // histograms merged" (review of 0cea563).
