@@ -160,6 +160,17 @@ std::optional<std::string> option_before_its_command(const CLI::App* current, in
          " --help`)";
 }
 
+// `orchestrator help` or `orchestrator help runs list`: there is no such command, but what was
+// asked for is the help of the command named after it.
+std::string help_is_a_flag(const CLI::App* current, int argc, const char* const* argv, int at) {
+  const CLI::App* command = command_named_after(current, argc, argv, at + 1).first;
+  return "`" + command_path(current) + "` has no command 'help': for help, run `" +
+         command_path(command) + " --help`" +
+         (command == current
+              ? " (and `" + command_path(current) + " COMMAND --help` for a command's)"
+              : "");
+}
+
 }  // namespace
 
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
@@ -194,6 +205,8 @@ std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
     }
     if (next != nullptr) {
       current = next;
+    } else if (!commands.empty() && !takes_positionals(current) && arg == "help") {
+      return help_is_a_flag(current, argc, argv, i);
     } else if (!commands.empty() && !takes_positionals(current)) {
       return "unknown command '" + arg + "' for `" + command_path(current) + "`" +
              suggestion(arg, commands) + "; see `" + command_path(current) + " --help`";

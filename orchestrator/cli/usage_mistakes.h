@@ -18,8 +18,9 @@ namespace benchgate::cli {
 // `orchestrator run` (did you mean '--json'?)"), or nothing. An option given to a command group
 // before its command (`baseline --db x`) says the command is missing and lists them; one whose
 // command comes later (`orchestrator --db x runs list`) says it goes after that command, the
-// words rearranged (`orchestrator runs list --db x`). Everything after `--` is left to the
-// command (worker-check runs it).
+// words rearranged (`orchestrator runs list --db x`). `help` where a command is expected
+// (`orchestrator help runs list`) points to the --help of the command named after it. Everything
+// after `--` is left to the command (worker-check runs it).
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv);
 

@@ -120,6 +120,19 @@ class BadInputTest(unittest.TestCase):
                                      "after its name; see `orchestrator baseline list "
                                      "--help`)\n")
 
+    def test_help_as_a_command_points_to_the_help_flag(self):
+        for args, expected in [
+                (["help"], "error: `orchestrator` has no command 'help': for help, run "
+                           "`orchestrator --help` (and `orchestrator COMMAND --help` for a "
+                           "command's)\n"),
+                (["help", "runs", "list"], "error: `orchestrator` has no command 'help': for "
+                                           "help, run `orchestrator runs list --help`\n"),
+                (["runs", "help"], "error: `orchestrator runs` has no command 'help': for "
+                                   "help, run `orchestrator runs --help` (and `orchestrator "
+                                   "runs COMMAND --help` for a command's)\n")]:
+            run = Run(args).run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), args)
+
     def test_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
