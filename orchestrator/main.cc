@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
   cli::add_report_command(app, report_flags);
   cli::WorkerCheckFlags worker_check_flags;
   cli::add_worker_check_command(app, worker_check_flags);
+  cli::refuse_out_of_range_numbers(app);  // once every command's options exist
 
   // Before CLI11 parses: it would report an unknown option's value as a missing file.
   if (auto mistake = cli::command_line_mistake(app, argc, argv)) {

@@ -2,8 +2,11 @@
 #include "orchestrator/cli/usage_mistakes.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -75,6 +78,27 @@ std::string as_phrase(std::string description) {
   return description;
 }
 
+// "INT", "UINT", "FLOAT", "TEXT": the type CLI11 names for an option's value.
+std::string type_word(const CLI::Option* option) {
+  const std::string type = option->get_type_name();
+  return type.substr(0, type.find(':'));
+}
+
+// "`orchestrator compare` takes a whole number as its RUN_A argument, not 'abc': the old run",
+// with `why` after the value (" (too large)") where it helps.
+std::string takes_sentence(const CLI::Option* option, const std::string& path,
+                           const std::string& value, const std::string& why = "") {
+  const std::string name = option->get_name();
+  const std::string type = type_word(option);
+  const std::string expected = type == "INT" || type == "UINT" ? "a whole number"
+                               : type == "FLOAT"               ? "a number"
+                                                               : "another value";
+  const std::string where = option->get_positional() ? "its " + name + " argument" : name;
+  const std::string description = as_phrase(option->get_description());
+  return "`" + path + "` takes " + expected + " as " + where + ", not '" + shown_text(value) + "'" +
+         (why.empty() ? "" : " (" + why + ")") + (description.empty() ? "" : ": " + description);
+}
+
 // CLI11's "Could not convert: RUN_A = abc" (a value its option's type does not take) as a
 // sentence that says what the command takes there: "`orchestrator compare` takes a whole number
 // as its RUN_A argument, not 'abc': the old run"; nothing for another conversion error.
@@ -86,15 +110,43 @@ std::optional<std::string> conversion_sentence(const CLI::App* app, const std::s
   for (const CLI::Option* option : app->get_options()) {
     const std::string name = option->get_name();
     if (!what.starts_with(name + " = ")) continue;
-    const std::string value(what.substr(name.size() + 3));
-    const std::string type = option->get_type_name().substr(0, option->get_type_name().find(':'));
-    const std::string expected = type == "INT" || type == "UINT" ? "a whole number"
-                                 : type == "FLOAT"               ? "a number"
-                                                                 : "another value";
-    const std::string where = option->get_positional() ? "its " + name + " argument" : name;
-    const std::string description = as_phrase(option->get_description());
-    return "`" + path + "` takes " + expected + " as " + where + ", not '" + shown_text(value) +
-           "'" + (description.empty() ? "" : ": " + description);
+    return takes_sentence(option, path, std::string(what.substr(name.size() + 3)));
+  }
+  return std::nullopt;
+}
+
+// What the range check below says, after the option's name (CLI11's ValidationError).
+constexpr std::string_view kOutOfRange = "whole number out of range";
+
+// Why a whole number does not fit an option's 64-bit type: "too large", "too small",
+// "negative" (for an unsigned one, which strtoull would wrap); "" when it fits, or when it is
+// not a number at all (CLI11's conversion refuses that).
+std::string out_of_range(const std::string& value, bool is_unsigned) {
+  const size_t first = value.find_first_not_of(" \t\n\v\f\r");
+  if (first == std::string::npos) return "";
+  char* end = nullptr;
+  errno = 0;
+  if (is_unsigned) {
+    const unsigned long long parsed = std::strtoull(value.c_str(), &end, 0);
+    if (end != value.c_str() + value.size()) return "";
+    if (value[first] == '-' && parsed != 0) return "negative";
+    return errno == ERANGE ? "too large" : "";
+  }
+  const long long parsed = std::strtoll(value.c_str(), &end, 0);
+  if (end != value.c_str() + value.size() || errno != ERANGE) return "";
+  return parsed > 0 ? "too large" : "too small";
+}
+
+// The range check's refusal as the sentence a conversion error gets: "`orchestrator runs show`
+// takes a whole number as its RUN argument, not '99999999999999999999' (too large): run id".
+std::optional<std::string> out_of_range_sentence(const CLI::App* app, const std::string& path,
+                                                 std::string_view what) {
+  for (const CLI::Option* option : app->get_options()) {
+    if (what != option->get_name() + ": " + std::string(kOutOfRange)) continue;
+    for (const std::string& value : option->results()) {
+      const std::string why = out_of_range(value, type_word(option) == "UINT");
+      if (!why.empty()) return takes_sentence(option, path, value, why);
+    }
   }
   return std::nullopt;
 }
@@ -173,6 +225,22 @@ std::string help_is_a_flag(const CLI::App* current, int argc, const char* const*
 
 }  // namespace
 
+void refuse_out_of_range_numbers(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = type_word(option);
+    if (type != "INT" && type != "UINT") continue;
+    const bool is_unsigned = type == "UINT";
+    // No description: the help's type names stay as they were.
+    option->check(CLI::Validator(
+        [is_unsigned](std::string& value) {
+          return out_of_range(value, is_unsigned).empty() ? std::string()
+                                                          : std::string(kOutOfRange);
+        },
+        ""));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_out_of_range_numbers(*sub);
+}
+
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv) {
   const CLI::App* current = &app;
@@ -241,6 +309,9 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
   }
   if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr) {
     if (auto sentence = conversion_sentence(current, path, error.what())) return *sentence + help;
+  }
+  if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) {
+    if (auto sentence = out_of_range_sentence(current, path, error.what())) return *sentence + help;
   }
   return "`" + path + "`: " + error.what() + help;
 }

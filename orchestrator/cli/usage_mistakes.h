@@ -1,7 +1,7 @@
 // Command-line mistakes CLI11 would report confusingly, caught before it parses: an unknown
 // command (`orchestrator rn x`) and an unknown option (`run --jsn x.json`, which CLI11 would
 // read as an extra argument and then report the option's value as a missing scenario file);
-// and the words for what CLI11 itself finds missing.
+// and the words for what CLI11 itself finds missing or out of range.
 #pragma once
 
 #include <optional>
@@ -23,6 +23,13 @@ namespace benchgate::cli {
 // after `--` is left to the command (worker-check runs it).
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv);
+
+// CLI11 2.1 reads a whole number with strtoll or strtoull and keeps what they clamp or wrap
+// to (run 99999999999999999999 became run 9223372036854775807, --max-queued -1 became
+// 18446744073709551615): a check on every whole-number option of `app` and its commands
+// refuses such a value, and parse_error_message says so as it says a conversion error. Called
+// once every command is added.
+void refuse_out_of_range_numbers(CLI::App& app);
 
 // What CLI11's `error` (thrown by app.parse) means, as one line without "error: ", naming the
 // command it concerns and where its help is: a command group given no command lists its

@@ -123,6 +123,24 @@ class HistoryTest(unittest.TestCase):
                          "show a change (fewer than 6 runs: 3 on each side); 28 series computed "
                          "now, not read from the store\n")
 
+    def test_a_run_id_past_the_largest_is_a_usage_error_not_clamped(self):
+        # CLI11 read it as the largest id (strtoll clamps) and said that run did not exist.
+        huge = "99999999999999999999"
+        for args, where, description in [
+                (["runs", "show", huge], "runs show` takes a whole number as its RUN argument",
+                 "run id (see `runs list`)"),
+                (["compare", "1", huge], "compare` takes a whole number as its RUN_B argument",
+                 "the new run (another run than RUN_A)"),
+                (["baseline", "add", "main", huge],
+                 "baseline add` takes a whole number as its RUN argument", "run id")]:
+            run = self.orchestrator(*args)
+            self.assertEqual(run.returncode, 2, args)
+            command = where.split("`")[0]
+            self.assertEqual(run.stderr,
+                             f"error: `orchestrator {where}, not '{huge}' (too large): "
+                             f"{description}; see `orchestrator "
+                             f"{command} --help`\n")
+
     def test_baselines_are_added_listed_and_removed_with_clear_messages(self):
         def check(args, code, out="", err=""):
             run = self.orchestrator("baseline", *args)
