@@ -229,5 +229,8 @@ int main(int argc, char** argv) {
               << (from_env ? " (from $BENCHGATE_ROUTER_HTTP_IO)" : "") << "\n";
     return 2;
   }
+  for (const std::string& warning : benchgate::router::app::startup_warnings(*config)) {
+    std::cerr << "router: " << warning << "\n";
+  }
   return benchgate::router::app::run_router(*config);
 }

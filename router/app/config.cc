@@ -12,6 +12,7 @@
 
 #include "common/net/owner_only_socket.h"
 #include "common/router/router_limits.h"
+#include "common/security/token.h"
 #include "common/units/units.h"
 #include "router/app/host_port.h"
 #include "router/tls/server_context.h"
@@ -304,6 +305,16 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   }
 
   return config;
+}
+
+std::vector<std::string> startup_warnings(const RouterConfig& config) {
+  std::vector<std::string> warnings;
+  if (!config.control_is_unix() && !security::is_loopback_host(config.control_host)) {
+    warnings.push_back("warning: --control " + config.control +
+                       " is reachable from other machines, and RouterControl (Shutdown, Reset) "
+                       "has no authentication (README \"Security\")");
+  }
+  return warnings;
 }
 
 }  // namespace benchgate::router::app

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/util/expected.h"
 #include "router/http/server_options.h"
@@ -89,5 +90,12 @@ struct RouterConfig {
 // Validates and converts, and loads the TLS certificate and key into the listeners' server
 // contexts; the error is one line naming the flag (and the file, with what OpenSSL said).
 Expected<RouterConfig> make_config(const RawConfig& raw);
+
+// What main.cc prints on stderr before serving, each a line without the "router: " prefix: a
+// --control reachable from other machines, as serve warns of its listeners, because
+// RouterControl (Shutdown, Reset) has no authentication (README "Security" says keep it on
+// loopback). The other listeners are not warned of: --http, --ws and --rawsocket are the data
+// plane, there to be reached, and --metrics-listen serves read-only counters.
+std::vector<std::string> startup_warnings(const RouterConfig& config);
 
 }  // namespace benchgate::router::app

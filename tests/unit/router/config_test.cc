@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "common/router/router_limits.h"
 #include "common/wamp/message_limits.h"
 #include "router/app/host_port.h"
@@ -23,6 +26,36 @@ TEST(RouterConfig, DefaultsAreLoopbackPortZeroAndDocumentedLimits) {
   EXPECT_EQ(config->http.read_buffer_hold_ns, 5'000'000);
   // The flag's default text and ServerOptions' default are written twice; they must agree.
   EXPECT_EQ(http::ServerOptions{}.read_buffer_hold_ns, config->http.read_buffer_hold_ns);
+}
+
+// RouterControl has no authentication: a --control beyond loopback started silently.
+TEST(RouterConfig, AControlAddressBeyondLoopbackIsWarnedOfNamingIt) {
+  RawConfig raw;
+  raw.control = "0.0.0.0:0";
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(startup_warnings(*config),
+            (std::vector<std::string>{
+                "warning: --control 0.0.0.0:0 is reachable from other machines, and "
+                "RouterControl (Shutdown, Reset) has no authentication (README \"Security\")"}));
+  raw.control = "[::]:7000";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  ASSERT_EQ(startup_warnings(*config).size(), 1u);
+  EXPECT_NE(startup_warnings(*config)[0].find("--control [::]:7000 is reachable"),
+            std::string::npos)
+      << startup_warnings(*config)[0];
+  // Loopback and a Unix socket (made owner-only) are not; nor are the data plane's listeners
+  // and /metrics, which are there to be reached.
+  for (const char* quiet : {"127.0.0.1:0", "[::1]:0", "localhost:0", "unix:router.sock"}) {
+    RawConfig loopback;
+    loopback.control = quiet;
+    loopback.http = "0.0.0.0:0";
+    loopback.metrics_listen = "0.0.0.0:0";
+    config = make_config(loopback);
+    ASSERT_TRUE(config) << quiet << ": " << config.message();
+    EXPECT_TRUE(startup_warnings(*config).empty()) << quiet;
+  }
 }
 
 TEST(RouterConfig, ReadBufferHoldMayBeZeroAndIsBoundedNamingTheFlag) {
