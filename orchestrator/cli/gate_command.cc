@@ -30,9 +30,7 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
   add_db_busy_timeout_option(*gate, flags.db_busy_timeout);
   gate->add_option("--baseline", flags.baseline,
                    "Evaluate every relative gate against this baseline instead of its own");
-  gate->add_flag(
-      "--strict", flags.strict,
-      "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
+  gate->add_flag("--strict", flags.strict, kStrictHelp);
   gate->add_option("--json", flags.json_path, "Write the verdicts as JSON");
   gate->add_option("--junit", flags.junit_path, "Write the verdicts as JUnit XML");
   gate->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");

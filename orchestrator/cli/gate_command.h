@@ -12,6 +12,13 @@ class App;
 
 namespace benchgate::cli {
 
+// --strict of `run` and `gate`: what it changes is the exit code of critical gates only
+// (gates::exit_code_for; a warning gate never fails a run, docs/GATES.md, "Severity and exit
+// codes").
+inline constexpr const char* kStrictHelp =
+    "A critical gate's inconclusive, no_baseline, not_configured or underpowered verdict also "
+    "fails the run (exit 1); warning gates never do";
+
 struct GateFlags {
   int64_t run_id = 0;
   std::string db_path = "benchgate.db";

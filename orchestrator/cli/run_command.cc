@@ -15,6 +15,7 @@
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/gate_command.h"
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/report_flags.h"
 #include "orchestrator/grpc/channel.h"
@@ -79,9 +80,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "Evaluate every relative gate against this baseline instead of its own; a name with no run "
       "of the scenario while other baselines have one is warned of before the load, naming them "
       "(not with --promote of the same name, which seeds it)");
-  run->add_flag(
-      "--strict", flags.strict,
-      "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
+  run->add_flag("--strict", flags.strict, kStrictHelp);
   run->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   run->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
   add_remote_worker_options(*run, flags.workers);

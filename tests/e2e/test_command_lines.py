@@ -49,6 +49,14 @@ class HelpTest(HelpCase):
             found = CLI11_TYPE_TEXT.findall(self.help_of(argv))
             self.assertEqual(found, [], " ".join(argv))
 
+    def test_strict_says_it_changes_what_critical_gates_do_only(self):
+        # gates::exit_code_for: a warning gate never fails a run, --strict or not.
+        for command in ("run", "gate"):
+            text = " ".join(self.help_of(["orchestrator", command]).split())
+            self.assertIn("--strict A critical gate's inconclusive, no_baseline, not_configured "
+                          "or underpowered verdict also fails the run (exit 1); warning gates "
+                          "never do", text, command)
+
     def test_values_are_named_for_what_they_are_and_ranges_in_words(self):
         serve = self.help_of(["orchestrator", "serve"])
         self.assertRegex(serve, r"--scenarios DIR REQUIRED")
