@@ -443,7 +443,7 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
                     "WAMP protocols only: websocket (the default) or rawsocket");
   check->add_option("--wamp-serializer", flags.wamp_serializer,
                     "WAMP protocols only: json (the default), msgpack or cbor");
-  check->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
+  check->add_option("--router-bin", flags.router_binary, kWorkerCheckRouterBinHelp);
   check->add_option("--worker-token-file", flags.token_file,
                     "Send the token in this file (mode 0600, or 0440 with this process's own "
                     "group) on every call, and check that a "

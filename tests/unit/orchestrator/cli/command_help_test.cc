@@ -132,6 +132,17 @@ TEST(CommandHelp, ServeRouterBinSaysWhoseCommitItsRunsStore) {
   EXPECT_NE(app.get_subcommand("run")->get_option_no_throw("--commit"), nullptr);
 }
 
+// worker-check stores no run: its --router-bin spoke of a stored run's commit and branch.
+TEST(CommandHelp, WorkerCheckRouterBinSaysWhatTheRouterIsFor) {
+  CLI::App app("benchgate", "orchestrator");
+  WorkerCheckFlags flags;
+  add_worker_check_command(app, flags);
+  EXPECT_EQ(app.get_subcommand("worker-check")->get_option("--router-bin")->get_description(),
+            "Router executable (default: $BENCHGATE_ROUTER_BIN when set, else `router` next to "
+            "the orchestrator, else `router` on PATH), started as the target of the worker's "
+            "load; worker-check stores no run");
+}
+
 // "unix:" alone listened on an abstract socket (ss -xl: "@..."), which any local user could
 // connect to and submit runs through; the worker's --listen already refused it.
 TEST(CommandHelp, ServeRefusesAUnixListenAddressWithoutAPath) {
