@@ -25,8 +25,6 @@
 
 namespace benchgate::cli {
 
-namespace {
-
 Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std::string>& items) {
   std::map<std::string, std::string> labels;
   for (const auto& item : items) {
@@ -34,12 +32,17 @@ Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std:
     if (eq == std::string::npos || eq == 0) {
       return Error{"--label '" + shown_text(item) + "' must be KEY=VALUE"};
     }
-    labels[item.substr(0, eq)] = item.substr(eq + 1);
+    const std::string key = item.substr(0, eq);
+    auto [given, added] = labels.emplace(key, item.substr(eq + 1));
+    // A run stores one value a key: keeping the last would drop the other one silently.
+    if (!added) {
+      return Error{"--label key '" + shown_text(key) + "' is given twice ('" +
+                   shown_text(key + "=" + given->second) + "' and '" + shown_text(item) +
+                   "'): a key takes one value; give it once"};
+    }
   }
   return labels;
 }
-
-}  // namespace
 
 void add_run_command(CLI::App& app, RunFlags& flags) {
   auto* run = app.add_subcommand("run",

@@ -3,9 +3,11 @@
 // on. And `orchestrator validate`.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "common/util/expected.h"
 #include "orchestrator/cli/remote_worker_flags.h"
 
 namespace CLI {
@@ -45,6 +47,10 @@ struct RunFlags {
 
 void add_run_command(CLI::App& app, RunFlags& flags);
 int run_command(const RunFlags& flags);
+
+// The --label values as a map, each KEY=VALUE; an error for one without '=' or with an empty
+// key, and for a key given twice (naming both), which the map would keep one of.
+Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std::string>& items);
 
 // `orchestrator validate FILE...`
 void add_validate_command(CLI::App& app, std::vector<std::string>& files);

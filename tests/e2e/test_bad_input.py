@@ -181,6 +181,21 @@ class BadInputTest(unittest.TestCase):
             self.assertNotIn("\x1b", run.stderr)
         self.assertFalse(os.path.exists(db))
 
+    def test_a_label_key_given_twice_exits_2_naming_both_values(self):
+        # The map of labels kept the last value. A router binary that does not exist would
+        # refuse the run before anything starts, later: the label is refused first.
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n'
+                              'target = "/bench/hello"\n')
+        db = os.path.join(self.dir, "runs.db")
+        run = Run(["run", path, "--db", db, "--label", "a=b", "--label", "ci=yes", "--label",
+                   "a=c", "--router-bin", os.path.join(self.dir, "none")]).run()
+        self.assertEqual((run.returncode, run.stdout, run.stderr),
+                         (2, "", "error: --label key 'a' is given twice ('a=b' and 'a=c'): a "
+                                 "key takes one value; give it once\n"))
+        self.assertFalse(os.path.exists(db))
+        self.assertEqual(run.leftovers(wait=0), [])
+
     def test_a_branch_from_git_with_invalid_utf8_exits_2_saying_it_came_from_git(self):
         # git takes a branch name with invalid UTF-8; `run --server` refused it, a local run
         # stored it as found, for `runs list` to print. Now both refuse it before anything runs.

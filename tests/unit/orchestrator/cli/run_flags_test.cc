@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,19 @@ TEST(RunFlags, ASecondLabelAfterOneLabelFlagIsToldToTakeItsOwnFlag) {
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "error: 'env=ci-no-such-file' is no scenario file (none has that name); a label is "
             "given as --label KEY=VALUE, one to each --label\n");
+}
+
+// A key given twice was stored with its last value, the other dropped silently: refused, naming
+// both values.
+TEST(RunFlags, ALabelKeyGivenTwiceIsRefusedNamingBothValues) {
+  auto twice = parse_labels({"a=b", "ci=yes", "a=c"});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.message(),
+            "--label key 'a' is given twice ('a=b' and 'a=c'): a key takes one value; give it "
+            "once");
+  auto labels = parse_labels({"a=b", "ci=yes"});
+  ASSERT_TRUE(labels.ok()) << labels.message();
+  EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"a", "b"}, {"ci", "yes"}}));
 }
 
 }  // namespace
