@@ -1,4 +1,5 @@
 // The router binary: parses flags, then hands over to run_router().
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -13,6 +14,11 @@
 #include "router/app/router_app.h"
 
 int main(int argc, char** argv) {
+  // A client that resets a TLS connection must cost that connection only: OpenSSL writes on the
+  // socket's descriptor with write(2), which raises SIGPIPE after the reset, and a router started
+  // from a shell has SIGPIPE's default disposition (death), as nginx's would but for its own
+  // SIG_IGN. Plain sockets send with MSG_NOSIGNAL.
+  std::signal(SIGPIPE, SIG_IGN);
   using benchgate::router::app::kHttpIoValues;
   using benchgate::router::app::kTlsMinVersions;
   using benchgate::router::app::RawConfig;

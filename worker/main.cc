@@ -147,6 +147,11 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("worker"));
   spdlog::set_level(spdlog::level::from_str(log_level));
 
+  // A peer that resets a TLS connection must cost that connection only: OpenSSL writes on the
+  // socket's descriptor with write(2), which raises SIGPIPE after the reset, and a worker started
+  // from a shell has SIGPIPE's default disposition (death). Plain sockets send with MSG_NOSIGNAL.
+  std::signal(SIGPIPE, SIG_IGN);
+
   // Every thread started from here on inherits the blocked mask; sigwait below receives them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);

@@ -4,6 +4,7 @@ prints the same version in each; router/README.md's usage names every flag of th
 help."""
 import os
 import re
+import signal
 import subprocess
 import unittest
 
@@ -171,6 +172,27 @@ class VersionTest(unittest.TestCase):
         result = run(["orchestrator", "worker-check", os.path.join(BIN, "worker")], timeout=60)
         self.assertIn(f"answers Describe: name 'benchgate-worker', version '{project_version()}'",
                       result.stdout)
+
+
+class SignalTest(unittest.TestCase):
+    def test_the_router_and_the_worker_started_from_a_shell_ignore_sigpipe(self):
+        """Started as a shell starts them (subprocess resets SIGPIPE to its default, death), each
+        ignores SIGPIPE by itself: a TLS peer's reset raises it on their next write(2) through
+        OpenSSL (test_router_tls.py has a router killed so before). Neither did before."""
+        for argv in (["router"], ["worker", "--listen", "127.0.0.1:0"]):
+            proc = subprocess.Popen([os.path.join(BIN, argv[0]), *argv[1:]],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                line = proc.stdout.readline()
+                self.assertTrue(line.startswith("READY"), (argv, line))
+                with open(f"/proc/{proc.pid}/status", encoding="utf-8") as f:
+                    ignored = int(re.search(r"^SigIgn:\s+([0-9a-f]+)$", f.read(), re.M).group(1),
+                                  16)
+                self.assertTrue(ignored & (1 << (signal.SIGPIPE - 1)), (argv, hex(ignored)))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
+                proc.stdout.close()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import ssl
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 import urllib.request
@@ -772,6 +773,50 @@ class RouterTlsInterop(unittest.TestCase):
                 router.proc.wait(timeout=10)
             router.proc.stdout.close()
             router.proc.stderr.close()
+
+    def test_clients_that_reset_mid_answer_leave_the_router_serving(self):
+        """TLS clients that ask for large answers, read a part and reset the connection. The
+        router's TLS writes go through write(2) on the socket's descriptor (OpenSSL's socket
+        BIO: no MSG_NOSIGNAL), and a write after the reset raises SIGPIPE: a router started as
+        here (subprocess gives it SIGPIPE's default disposition, as a shell does) died of it in
+        the first round of eight before it ignored SIGPIPE itself."""
+        router = self.start_router()
+        context = client_context()
+        context.set_alpn_protocols(["http/1.1"])
+        request = b"GET /bench/bytes/1000000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 3
+
+        errors = []
+
+        def reset_mid_answer(read_bytes):
+            try:
+                talk(read_bytes)
+            except OSError as error:  # ssl.SSLError is one
+                errors.append(error)
+
+        def talk(read_bytes):
+            with socket.create_connection(("127.0.0.1", router.http), timeout=10) as raw:
+                with context.wrap_socket(raw, server_hostname="127.0.0.1") as sock:
+                    sock.sendall(request)
+                    received = 0
+                    while received < read_bytes:
+                        received += len(sock.recv(read_bytes - received))
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+        for round_number in range(10):
+            clients = [threading.Thread(target=reset_mid_answer, args=(7000 * i,))
+                       for i in range(8)]
+            for client in clients:
+                client.start()
+            for client in clients:
+                client.join(timeout=30)
+            self.assertIsNone(router.proc.poll(),
+                              f"the router ended in round {round_number + 1}: exit "
+                              f"{router.proc.returncode} (-13 is SIGPIPE)")
+        self.assertEqual(errors, [])
+        # Still serving.
+        version, alpn, welcome = wss_session(router.ws)
+        self.assertEqual(welcome[0], 2, welcome)
+        print("INTEROP|python-ssl-reset-mid-answer|-|http/1.1|pass")
 
     def test_slow_handshakes_are_closed_and_counted(self):
         router = self.start_router("--tls-handshake-timeout", "1s")
