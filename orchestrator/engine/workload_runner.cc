@@ -40,6 +40,15 @@ constexpr auto kCloseGrace = 2s;
 // A worker's stream breaks a moment before its process can be reaped: how long to wait for
 // the process to show why it ended.
 constexpr auto kDeathNotice = 1s;
+// A stream the worker ended itself, saying so (common/workload/run_stream_end.h), came from a
+// live worker: its death is not waited for. Only the system under test may still explain it, a
+// connect refused because the system is exiting. An exiting process closes its sockets in exit
+// and is reapable right after, so by the time the refusal has reached the worker and its status
+// has come back here, such a system is gone or moments from it: 10 looks 20 ms apart (200 ms
+// and more) leave a loaded machine's scheduling room, and spare the workload most of
+// kDeathNotice.
+constexpr int kWorkerEndLooks = 10;
+constexpr auto kEndLookPause = 20ms;
 // How often a running window looks at every child's state. A stop between two looks is not
 // missed (waitpid keeps it until collected); this only bounds how late it is logged, and how
 // late a window notices that the system under test exited.
@@ -99,14 +108,30 @@ class WorkloadRun {
   // Why a stream ended, with what the process says about itself when it is gone.
   Error explain_end(const workers::StreamEvent& end) {
     if (app::interrupted()) return interrupted_error();
+    if (end.ended_by_worker) return explain_worker_end(end);
     const auto until = Clock::now() + kDeathNotice;
     do {
       if (auto death = env_.pool.failure(end.worker)) return *death;
       // The worker may have ended the stream because the system under test died.
       if (auto sut = env_.sut.failure()) return *sut;
       if (end.status.ok()) break;  // a worker that closed its stream cleanly is not dying
-      std::this_thread::sleep_for(20ms);
+      std::this_thread::sleep_for(kEndLookPause);
     } while (Clock::now() < until);
+    return worker_said(end);
+  }
+
+  // A stream its worker ended, marked as its own: the worker is not waited for (it was alive to
+  // mark it), the system under test only kWorkerEndLooks times.
+  Error explain_worker_end(const workers::StreamEvent& end) {
+    for (int look = 0; look < kWorkerEndLooks; ++look) {
+      if (look > 0) std::this_thread::sleep_for(kEndLookPause);
+      if (auto sut = env_.sut.failure()) return *sut;
+      if (end.status.ok()) break;
+    }
+    return worker_said(end);
+  }
+
+  Error worker_said(const workers::StreamEvent& end) const {
     return Error{env_.pool.name(end.worker) +
                  " ended its stream: " + grpcutil::describe(end.status)};
   }

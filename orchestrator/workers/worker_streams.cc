@@ -1,6 +1,7 @@
 #include "orchestrator/workers/worker_streams.h"
 
 #include "common/time/clock.h"
+#include "common/workload/run_stream_end.h"
 #include "orchestrator/app/interrupt.h"
 
 namespace benchgate::workers {
@@ -36,9 +37,12 @@ void WorkerStreams::read_loop(Stream& stream) {
     changed_.notify_all();
   }
   grpc::Status status = stream.rw->Finish();
+  const auto& trailing = stream.context.GetServerTrailingMetadata();
+  const auto mark = trailing.find(run_stream::kEndedByWorkerKey);
+  const bool by_worker = mark != trailing.end() && mark->second == run_stream::kEndedByWorkerValue;
   std::lock_guard lock(mutex_);
   stream.ended = true;
-  events_.push_back({stream.worker, std::nullopt, status, steady_now_ns()});
+  events_.push_back({stream.worker, std::nullopt, status, steady_now_ns(), by_worker});
   changed_.notify_all();
 }
 

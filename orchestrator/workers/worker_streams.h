@@ -23,6 +23,9 @@ struct StreamEvent {
   std::optional<v1::RunEvent> event;  // nullopt: the stream ended (see status)
   grpc::Status status;
   int64_t received_ns = 0;  // steady clock, as soon as the reader had the event
+  // At the end: the worker marked the status as its own (common/workload/run_stream_end.h), so
+  // its process was alive as it ended the stream.
+  bool ended_by_worker = false;
 };
 
 class WorkerStreams {

@@ -6,6 +6,7 @@
 
 #include "common/command_line/version.h"
 #include "common/time/clock.h"
+#include "common/workload/run_stream_end.h"
 #include "worker/adapters/adapter_stream.h"
 #include "worker/engine/engine.h"
 #include "worker/engine/validate.h"
@@ -35,6 +36,18 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
 
 grpc::Status WorkerService::Run(grpc::ServerContext* context,
                                 grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) {
+  grpc::Status status = run_stream(context, stream);
+  // This worker is alive and chose the status (a connect it could not make, a spec it refuses):
+  // said so, the orchestrator reports it at once rather than wait for this process to die
+  // (docs/WORKER_PROTOCOL.md "Errors").
+  if (!status.ok()) {
+    context->AddTrailingMetadata(run_stream::kEndedByWorkerKey, run_stream::kEndedByWorkerValue);
+  }
+  return status;
+}
+
+grpc::Status WorkerService::run_stream(
+    grpc::ServerContext* context, grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) {
   v1::RunCommand command;
   if (!stream->Read(&command)) return grpc::Status::OK;  // closed before it began
   if (!command.has_spec()) {

@@ -27,6 +27,11 @@ class WorkerService final : public v1::Worker::Service {
                    grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override;
 
  private:
+  // Run's work; Run marks a non-OK status it returns as the worker's own
+  // (common/workload/run_stream_end.h).
+  grpc::Status run_stream(grpc::ServerContext* context,
+                          grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream);
+
   std::optional<adapters::Tool> adapter_;
   Http1Io http1_io_;
 };

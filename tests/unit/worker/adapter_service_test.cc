@@ -25,6 +25,7 @@ namespace benchgate::worker::adapters {
 namespace {
 
 using namespace std::chrono_literals;
+using worker::testing::ended_by_worker;
 using worker::testing::Reply;
 using worker::testing::send_spec_and_read_ready;
 using worker::testing::TestHttpServer;
@@ -156,6 +157,7 @@ TEST_P(AdapterServiceTest, AnUnreachableTargetEndsTheStreamUnavailableBeforeRead
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_NE(status.error_message().find("cannot connect to 127.0.0.1:1"), std::string::npos)
       << status.error_message();
+  EXPECT_TRUE(ended_by_worker(context));  // as the bundled engine marks it
 }
 
 TEST_P(AdapterServiceTest, CancellingTheStreamMidWindowKillsTheTool) {
@@ -225,6 +227,7 @@ TEST_P(WrkAdapterTest, AToolThatFailsEndsTheStreamQuotingItsLastStderrLine) {
       status.error_message().find("wrk exited with status 1: unable to connect to " + address),
       std::string::npos)
       << status.error_message();
+  EXPECT_TRUE(ended_by_worker(context));
 }
 
 INSTANTIATE_TEST_SUITE_P(Wrk, WrkAdapterTest, ::testing::Values(ToolKind::kWrk),

@@ -14,6 +14,7 @@
 namespace benchgate::worker {
 namespace {
 
+using testing::ended_by_worker;
 using testing::Reply;
 using testing::send_spec_and_read_ready;
 using testing::TestHttpServer;
@@ -97,6 +98,7 @@ TEST_F(WorkerServiceTest, RejectsAnInvalidSpecWithAMessageNamingTheField) {
   const grpc::Status status = stream->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("connections must be at least 1"), std::string::npos);
+  EXPECT_TRUE(ended_by_worker(context));  // a refusal is the worker's own
 }
 
 TEST_F(WorkerServiceTest, EndsWithUnavailableNamingTheAddressItCannotReach) {
@@ -113,6 +115,8 @@ TEST_F(WorkerServiceTest, EndsWithUnavailableNamingTheAddressItCannotReach) {
   const grpc::Status status = stream->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_NE(status.error_message().find(address), std::string::npos) << status.error_message();
+  // Marked: the orchestrator need not wait for this live worker to die before reporting it.
+  EXPECT_TRUE(ended_by_worker(context));
 }
 
 TEST_F(WorkerServiceTest, EndsAStreamThatSendsASecondSpecWithInvalidArgument) {
@@ -161,6 +165,7 @@ TEST_F(WorkerServiceTest, RunsAWindowAndReportsItsResult) {
   stream->WritesDone();
   EXPECT_FALSE(stream->Read(&event));
   EXPECT_TRUE(stream->Finish().ok());
+  EXPECT_FALSE(ended_by_worker(context));  // only an error status is marked
 }
 
 TEST_F(WorkerServiceTest, StopsTheLoadWhenTheOrchestratorCancelsMidWindow) {

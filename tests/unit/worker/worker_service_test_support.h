@@ -1,7 +1,8 @@
 // What the tests of the worker's gRPC service share (worker_service_test.cc, the engine's;
 // adapter_service_test.cc, the tools'): the service started in-process on 127.0.0.1, on a port
 // the kernel picks, with a stub for it and shut down when the test ends; a Window command; a
-// Run stream begun with its spec and the worker's Ready read.
+// Run stream begun with its spec and the worker's Ready read; whether a finished stream's
+// status was marked as the worker's own.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "benchgate/v1/worker.grpc.pb.h"
+#include "common/workload/run_stream_end.h"
 #include "worker/service/server.h"
 
 namespace benchgate::worker::testing {
@@ -55,6 +57,14 @@ void send_spec_and_read_ready(Stream& stream, const v1::RunCommand& spec, v1::Ru
   ASSERT_TRUE(stream.Write(spec));
   ASSERT_TRUE(stream.Read(&event));
   ASSERT_TRUE(event.has_ready()) << event.DebugString();
+}
+
+// After Finish: whether the worker marked the stream's status as one it chose itself
+// (common/workload/run_stream_end.h).
+inline bool ended_by_worker(const grpc::ClientContext& context) {
+  const auto& trailing = context.GetServerTrailingMetadata();
+  const auto mark = trailing.find(run_stream::kEndedByWorkerKey);
+  return mark != trailing.end() && mark->second == run_stream::kEndedByWorkerValue;
 }
 
 }  // namespace benchgate::worker::testing

@@ -7,6 +7,7 @@
 
 #include "common/histogram/hdr_histogram.h"
 #include "common/time/clock.h"
+#include "common/workload/run_stream_end.h"
 
 namespace benchgate::engine::testing {
 namespace {
@@ -52,6 +53,7 @@ v1::WindowResult idle_result(const v1::Window& window) {
 }  // namespace
 
 std::optional<Error> FakeSut::failure() {
+  ++*script_.failure_asked;
   std::lock_guard lock(mutex_);
   if (!death_ && paused_) {
     return Error{"router (pid 42) is stopped (SIGSTOP or a debugger) and serves nothing"};
@@ -96,10 +98,19 @@ class FakePool::Service final : public v1::Worker::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status Run(grpc::ServerContext*,
+  grpc::Status Run(grpc::ServerContext* context,
                    grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override {
     v1::RunCommand command;
     if (!stream->Read(&command) || !command.has_spec()) return grpc::Status::OK;
+    if (script_.cannot_connect) {
+      if (script_.marks_its_end) {
+        context->AddTrailingMetadata(run_stream::kEndedByWorkerKey,
+                                     run_stream::kEndedByWorkerValue);
+      }
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "workload '" + command.spec().name() + "': cannot connect to " +
+                              command.spec().address() + ": Connection refused");
+    }
     if (!script_.silent.count(command.spec().name())) {
       v1::RunEvent ready;
       ready.mutable_ready()->set_connections(

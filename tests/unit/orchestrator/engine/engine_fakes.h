@@ -30,6 +30,8 @@ class FakeSut : public sut::SystemUnderTest {
   struct Script {
     std::optional<Error> start_error;  // start() fails with it
     std::function<void()> on_start;    // called as it starts (what a real router spawns)
+    // How often failure() was asked, kept for the test beyond the system's life.
+    std::shared_ptr<std::atomic<int>> failure_asked = std::make_shared<std::atomic<int>>(0);
   };
   explicit FakeSut(Script script) : script_(std::move(script)) {}
 
@@ -102,6 +104,11 @@ struct WorkerScript {
   std::optional<uint32_t> ready_connections;
   // Ready says the worker runs this many threads rather than those the spec asked for.
   std::optional<uint32_t> ready_threads;
+  // Rather than Ready, the workers end their stream with UNAVAILABLE as one that cannot connect
+  // does; `marks_its_end`: with the trailing metadata that says the worker ended it itself
+  // (common/workload/run_stream_end.h), as the bundled worker does.
+  bool cannot_connect = false;
+  bool marks_its_end = false;
 };
 
 // A pool of in-process fake workers. The same script serves every workload it runs.
@@ -119,6 +126,8 @@ class FakePool : public workers::WorkerPool {
     std::shared_ptr<std::vector<bool>> recovers = std::make_shared<std::vector<bool>>();
     // The count of each start() call.
     std::shared_ptr<std::vector<size_t>> starts = std::make_shared<std::vector<size_t>>();
+    // How often failure() was asked, of any worker.
+    std::shared_ptr<std::atomic<int>> failure_asked = std::make_shared<std::atomic<int>>(0);
   };
   explicit FakePool(Script script);
   ~FakePool() override;
@@ -126,7 +135,10 @@ class FakePool : public workers::WorkerPool {
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point) override;
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
-  std::optional<Error> failure(size_t) override { return std::nullopt; }
+  std::optional<Error> failure(size_t) override {
+    ++*script_.failure_asked;
+    return std::nullopt;
+  }
   std::string name(size_t index) const override {
     return "worker " + std::to_string(index) + " at fake:" + std::to_string(index);
   }
