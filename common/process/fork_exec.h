@@ -19,8 +19,8 @@ namespace benchgate::fork_exec {
 inline bool holds_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
 
 // Child: every signal's disposition back to the default. Handlers go at the exec anyway, but an
-// ignored signal stays ignored across it. The worker's tool runner calls it (wrk and h2load
-// ignore SIGPIPE themselves); the orchestrator's spawn does not, see child_process.cc.
+// ignored signal stays ignored across it: the orchestrator ignores SIGPIPE, and a program
+// started so gets EPIPE where it would die of SIGPIPE.
 void default_signal_dispositions();
 
 // Parent, just before the fork: the bound up to which close_all_but closes descriptors one by

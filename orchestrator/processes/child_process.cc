@@ -43,10 +43,8 @@ namespace asio = boost::asio;
 
 namespace {
 
-// Runs in the child between fork and exec: its own process group and cgroup (before it can
-// start anything), and death with the parent. Signal dispositions are inherited: SIGPIPE stays
-// ignored, as the orchestrator ignores it (app/interrupt.cc), which the router and the worker
-// rely on (they ignore it nowhere themselves, and OpenSSL's writes to a socket can raise it).
+// Runs in the child between fork and exec: default signal dispositions and no signal blocked,
+// its own process group and cgroup (before it can start anything), and death with the parent.
 struct ChildSetup {
   pid_t parent;
   int cgroup_procs_fd;       // -1: no cgroup
@@ -76,6 +74,11 @@ struct ChildSetup {
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                                const char* const* argv) {
     launcher.env = env;
+    // The program starts with no signal ignored (the orchestrator ignores SIGPIPE) or blocked.
+    fork_exec::default_signal_dispositions();
+    sigset_t none;
+    sigemptyset(&none);
+    if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) return failed("sigprocmask");
     if (::setpgid(0, 0) != 0) return failed("setpgid");
     if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
       return failed("the move into its cgroup (cgroup.procs)");

@@ -318,5 +318,23 @@ TEST(ChildProcess, AnEnvironmentVariableHoldingANulIsRefusedByItsName) {
             "started");
 }
 
+// The orchestrator ignores SIGPIPE (app/interrupt.cc), and an ignored signal stays ignored
+// across an exec: a command system under test started so (a shell pipeline in it) would get
+// EPIPE where it expects to die of SIGPIPE. Each child starts with every disposition default,
+// as from a shell; the router and the worker ignore SIGPIPE themselves (their main.cc).
+TEST(ChildProcess, AChildStartsWithNoSignalIgnoredOrBlocked) {
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction old_pipe {};
+  ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old_pipe), 0);
+  auto child = ChildProcess::spawn(
+      shell("echo \"READY $(grep -E '^Sig(Ign|Blk):' /proc/self/status | tr '\\n\\t' '  ')\""));
+  ::sigaction(SIGPIPE, &old_pipe, nullptr);
+  ASSERT_TRUE(child.ok()) << child.message();
+  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
+  ASSERT_TRUE(line.ok()) << line.message();
+  EXPECT_EQ(*line, "READY SigBlk: 0000000000000000 SigIgn: 0000000000000000 ");
+}
+
 }  // namespace
 }  // namespace benchgate::processes
