@@ -4,10 +4,13 @@ Every process a test starts inherits BENCHGATE_TEST_TAG; after the test, no proc
 machine may still carry that tag ("nothing left behind").
 """
 import atexit
+import fcntl
 import json
 import os
+import random
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import tempfile
@@ -21,6 +24,77 @@ ORCHESTRATOR = os.path.join(BIN, "orchestrator")
 # the source tree.
 SCRATCH = tempfile.mkdtemp(prefix="benchgate-e2e-")
 atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+
+# One file whose byte N is locked (a POSIX record lock) by the test process that holds port N;
+# the locks go with the process, and are lost if it closes any descriptor of the file, so the
+# one opened here stays open. The file stays behind, empty: removed, two processes could lock
+# one byte of two files. A process may lock a byte it holds again: the ports it was handed
+# are kept apart.
+_PORT_LOCKS = None
+_PORTS_HANDED = set()
+
+
+def _ephemeral_range():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = (int(word) for word in f.read().split())
+        return low, high
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def _free_everywhere(port):
+    # Both wildcards: a listener on any local address holds the port for serve too.
+    for family, host in ((socket.AF_INET6, "::"), (socket.AF_INET, "0.0.0.0")):
+        try:
+            check = socket.socket(family)
+        except OSError:
+            continue  # no IPv6 here
+        with check:
+            if family == socket.AF_INET6:
+                check.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                check.bind((host, port))
+            except OSError:
+                return False
+    return True
+
+
+def unallocated_port(hold=False):
+    """A loopback port that no concurrent test is handed while this one uses it.
+
+    A port from bind(("127.0.0.1", 0)), closed again, is free only for a moment: the kernel
+    hands its ephemeral range to every bind(0) and outgoing connection of the tests running
+    beside this one, and ${port:NAME} draws from 10000-65535 outside that range
+    (orchestrator/scenario/free_port.h). This port is drawn from 1024-9999 outside the
+    ephemeral range, which neither hands out (where the range leaves none there, from
+    1024-65535 outside it), checked free on every address, and locked against other tests
+    that call this until this process exits. hold=True returns a socket bound to it on
+    127.0.0.1 and not listening instead: while it is open nothing else binds the port on an
+    IPv4 address, and a connection to 127.0.0.1 there is refused."""
+    global _PORT_LOCKS
+    if _PORT_LOCKS is None:
+        _PORT_LOCKS = open(os.path.join(tempfile.gettempdir(), "benchgate-e2e-ports.lock"), "a")
+    low, high = _ephemeral_range()
+    candidates = [p for p in range(1024, 10000) if not low <= p <= high]
+    if not candidates:
+        candidates = [p for p in range(1024, 65536) if not low <= p <= high]
+    random.shuffle(candidates)
+    candidates = [p for p in candidates if p not in _PORTS_HANDED]
+    for port in candidates[:256]:
+        _PORTS_HANDED.add(port)  # handed out, or found in use: not tried again
+        try:
+            fcntl.lockf(_PORT_LOCKS, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, port)
+        except OSError:
+            continue  # another test process holds it
+        if not _free_everywhere(port):
+            continue
+        if not hold:
+            return port
+        held = socket.socket()
+        held.bind(("127.0.0.1", port))
+        return held
+    raise RuntimeError(f"no free port in 1024-65535 outside the ephemeral range {low}-{high}")
 
 
 def ws_header(length, opcode=1):

@@ -24,7 +24,8 @@ import unittest
 import urllib.request
 import uuid
 
-from harness import ORCHESTRATOR, Run, kill_tagged, process_name, tagged_processes, write_scenario
+from harness import (ORCHESTRATOR, Run, kill_tagged, process_name, tagged_processes,
+                     unallocated_port, write_scenario)
 
 GATED = """
 name = "served"
@@ -391,10 +392,8 @@ class ServeTest(unittest.TestCase):
         # own web pages, measured as the system under test; now it is refused, naming the
         # listener.
         self.stop_service()
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        address = f"127.0.0.1:{port}"
+        # Not a port of bind(0), let go: a test beside this one could take it first.
+        address = f"127.0.0.1:{unallocated_port()}"
         self.start_service("--http", address, "--allow-address", address)
         err = self.refused(EXTERNAL.format(address=address), "own_port")
         self.assertIn(f"own_port.toml:5:11: error: [router] address '{address}' is on the port "
@@ -767,15 +766,20 @@ class ServeTest(unittest.TestCase):
 
     def test_a_submitted_run_is_stopped_at_max_run_seconds(self):
         # Its own timeouts fit the limit (1 s); the router's startup, left at the service's
-        # default, is what would hold the run slot: a command that never listens.
+        # default, is what would hold the run slot: a command that never listens, at a port
+        # held bound here, so that no listener of a test beside this one appears there.
         self.stop_service()
-        self.start_service("--max-run-seconds", "1", "--allow-command", "/bin/sleep")
+        held = unallocated_port(hold=True)
+        self.addCleanup(held.close)
+        address = f"127.0.0.1:{held.getsockname()[1]}"
+        self.start_service("--max-run-seconds", "1", "--allow-command", "/bin/sleep",
+                           "--allow-address", address)
         path = write_scenario(self.dir, "slow.toml", """
 name = "slow"
 [router]
 impl = "command"
 command = ["/bin/sleep", "60"]
-address = "127.0.0.1:${port:sut}"
+address = "ADDRESS"
 [[workloads]]
 name = "w"
 protocol = "http1"
@@ -784,7 +788,7 @@ warmup = "0s"
 duration = "200ms"
 repetitions = 1
 timeout = "1s"
-""")
+""".replace("ADDRESS", address))
         client = self.client(path)
         out, err = client.communicate(timeout=60)
         self.assertEqual(client.returncode, 3, out + err)
@@ -799,13 +803,17 @@ timeout = "1s"
         # submits its link to an allowed folder, then repoints the link to a folder of its own
         # while its job waits, must not have the service start its own program (it did).
         self.stop_service()
-        self.start_service("--allow-command", "/bin/sleep")
+        # Held bound, not listening: no listener of a test beside this one appears there.
+        held = unallocated_port(hold=True)
+        self.addCleanup(held.close)
+        address = f"127.0.0.1:{held.getsockname()[1]}"
+        self.start_service("--allow-command", "/bin/sleep", "--allow-address", address)
         never_ready = """
 name = "{name}"
 [router]
 impl = "command"
 command = ["{program}", "60"]
-address = "127.0.0.1:${{port:sut}}"
+address = "{address}"
 startup_timeout = "{startup}"
 [[workloads]]
 name = "w"
@@ -817,7 +825,7 @@ repetitions = 1
 timeout = "1s"
 """
         first = self.client(write_scenario(self.dir, "holder.toml", never_ready.format(
-            name="holder", program="/bin/sleep", startup="60s")))
+            name="holder", program="/bin/sleep", startup="60s", address=address)))
         self.assertIn("as job 1 (0 ahead)", first.stderr.readline())
         link = os.path.join(self.dir, "link")
         os.symlink(os.path.realpath("/bin"), link)
@@ -828,7 +836,8 @@ timeout = "1s"
             f.write(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
         os.chmod(os.path.join(own, "sleep"), 0o755)
         second = self.client(write_scenario(self.dir, "swapped.toml", never_ready.format(
-            name="swapped", program=os.path.join(link, "sleep"), startup="1s")))
+            name="swapped", program=os.path.join(link, "sleep"), startup="1s",
+            address=address)))
         self.assertIn("as job 2 (1 ahead)", second.stderr.readline())
         os.remove(link)
         os.symlink(own, link)
@@ -1133,10 +1142,8 @@ class ServeStartupTest(unittest.TestCase):
         scenarios = os.path.join(folder, "scenarios")
         os.mkdir(scenarios)
         db = os.path.join(folder, "serve.db")
-        free = socket.socket()
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-        free.close()
+        # Free, and let go (serve must bind it): one no test beside this one is handed.
+        port = unallocated_port()
         cases = [
             # Before: "port P is in use", the flag that took it unnamed.
             (["--listen", f"127.0.0.1:{port}", "--metrics-listen", f"127.0.0.1:{port}"],
