@@ -4,7 +4,6 @@ Every process a test starts inherits BENCHGATE_TEST_TAG; after the test, no proc
 machine may still carry that tag ("nothing left behind").
 """
 import atexit
-import fcntl
 import json
 import os
 import random
@@ -30,7 +29,6 @@ atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 # one opened here stays open. The file stays behind, empty: removed, two processes could lock
 # one byte of two files. A process may lock a byte it holds again: the ports it was handed
 # are kept apart.
-_PORT_LOCKS = None
 _PORTS_HANDED = set()
 
 
@@ -68,13 +66,12 @@ def unallocated_port(hold=False):
     beside this one, and ${port:NAME} draws from 10000-65535 outside that range
     (orchestrator/scenario/free_port.h). This port is drawn from 1024-9999 outside the
     ephemeral range, which neither hands out (where the range leaves none there, from
-    1024-65535 outside it), checked free on every address, and locked against other tests
-    that call this until this process exits. hold=True returns a socket bound to it on
+    1024-65535 outside it), checked free on every address, and never handed out twice by this
+    process. (No lock across tests: each test runs with a $TMPDIR of its own,
+    tests/run_contained.py, and only tests that run one at a time call this.) hold=True
+    returns a socket bound to it on
     127.0.0.1 and not listening instead: while it is open nothing else binds the port on an
     IPv4 address, and a connection to 127.0.0.1 there is refused."""
-    global _PORT_LOCKS
-    if _PORT_LOCKS is None:
-        _PORT_LOCKS = open(os.path.join(tempfile.gettempdir(), "benchgate-e2e-ports.lock"), "a")
     low, high = _ephemeral_range()
     candidates = [p for p in range(1024, 10000) if not low <= p <= high]
     if not candidates:
@@ -83,10 +80,6 @@ def unallocated_port(hold=False):
     candidates = [p for p in candidates if p not in _PORTS_HANDED]
     for port in candidates[:256]:
         _PORTS_HANDED.add(port)  # handed out, or found in use: not tried again
-        try:
-            fcntl.lockf(_PORT_LOCKS, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, port)
-        except OSError:
-            continue  # another test process holds it
         if not _free_everywhere(port):
             continue
         if not hold:
