@@ -105,6 +105,58 @@ std::string sweeps_markdown(const engine::ScenarioResult& result) {
   return out;
 }
 
+// Whether a Markdown row stands for several repetitions (a median with its min-max), so that its
+// table's ops/s column is headed as such; a table of single repetitions has their figures alone.
+bool any_of_several_repetitions(const std::vector<results::WorkloadResult>& workloads) {
+  return std::any_of(workloads.begin(), workloads.end(), [](const results::WorkloadResult& w) {
+    return !w.repetitions.empty() && !summary_row_is_single(w.repetitions.size());
+  });
+}
+
+// What each figure of the Markdown table's rows is, in the words of the terminal's line under
+// its summary row (summary_row_definition), for the rows this table has: several repetitions
+// summed up, a single one repeated, and why a row has no latency where one has none. "" when no
+// workload was measured (every row says "not measured").
+std::string markdown_rows_definition(const std::vector<results::WorkloadResult>& workloads) {
+  bool single = false;
+  bool tool_latency = false;  // a worker adapter's tool printed it: no histogram to merge
+  std::vector<std::string> no_latency;
+  for (const auto& w : workloads) {
+    if (w.repetitions.empty()) continue;
+    const std::string why = summary_row_no_latency(w);
+    if (summary_row_is_single(w.repetitions.size())) {
+      single = true;
+    } else if (why.empty() && w.latency.total_count() == 0 && !w.latency_tool().empty()) {
+      tool_latency = true;
+    }
+    if (!why.empty() && std::find(no_latency.begin(), no_latency.end(), why) == no_latency.end()) {
+      no_latency.push_back(why);
+    }
+  }
+  std::string out;
+  if (any_of_several_repetitions(workloads)) {
+    out = "Each row sums up a workload's repetitions as the terminal's \"" +
+          std::string(kSummaryRowLabel) +
+          "\" row does: ops/s the median (min-max), latency from their histograms merged" +
+          (tool_latency ? " (where a tool such as wrk or h2load printed it: the median of its "
+                          "figures, max the largest)"
+                        : "") +
+          ", errors summed";
+    if (single) out += "; a row of a single repetition repeats its figures, with no range";
+  } else if (single) {
+    out =
+        "Each workload had a single repetition: its row repeats that repetition's figures, as "
+        "the terminal's \"" +
+        std::string(kSummaryRowLabel) + "\" row does";
+  } else {
+    return "";
+  }
+  std::string reasons;
+  for (const std::string& why : no_latency) reasons += (reasons.empty() ? "" : " or ") + why;
+  if (!reasons.empty()) out += "; a latency of \"-\" is none (" + reasons + ")";
+  return "\n" + out + ".\n";
+}
+
 }  // namespace
 
 std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
@@ -280,14 +332,14 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       // One line: the gate table's own blank line follows.
       out += fmt::format("Figures: `orchestrator runs show {}`.\n", report.run_id);
     } else {
-      out +=
-          "| workload | ops/s (median, min-max) | p50 | p99 | p99.9 | errors | flags | status |\n";
+      out += fmt::format(
+          "| workload | {} | p50 | p99 | p99.9 | errors | flags | status |\n",
+          any_of_several_repetitions(r.workloads) ? "ops/s (median, min-max)" : "ops/s");
       out += "|---|---|---|---|---|---|---|---|\n";
     }
     for (const auto& w : r.workloads) {
       // As the terminal's table writes them.
       auto pct = [&](double p) { return latency_text(w.latency_at(p)); };
-      const auto ops = w.ops_per_second();
       std::string flags;
       for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ", ") + flag;
       // "-" where nothing was measured, as the RESULT line's errors=.
@@ -295,30 +347,16 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       out += fmt::format(
           "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
           markdown_cell(workload_title(w.spec.name, w.variant)),
-          w.repetitions.empty() ? std::string("not measured")
-                                : fmt::format("{} ({}-{})", rate_text(ops.median),
-                                              rate_text(ops.min), rate_text(ops.max)),
-          pct(50), pct(99), pct(99.9), errors ? results::count_text(*errors) : "-",
+          w.repetitions.empty() ? std::string("not measured") : summary_row_ops(w), pct(50),
+          pct(99), pct(99.9), errors ? results::count_text(*errors) : "-",
           flags.empty() ? "-" : markdown_cell(flags),
           w.status == results::WorkloadStatus::kOk
               ? std::string("ok")
               : std::string(results::status_name(w.status)) + ": " + markdown_cell(w.error));
     }
     // What each figure of a row is: the terminal's and the HTML report's summary row, whose
-    // definition this is for every row (the ops/s min-max is in its cell).
-    if (!r.workloads.empty()) {
-      // A tool's latency (a worker adapter's: no histogram) is the median of its figures.
-      const bool tool_latency = std::any_of(
-          r.workloads.begin(), r.workloads.end(),
-          [](const auto& w) { return w.latency.total_count() == 0 && !w.latency_tool().empty(); });
-      out += "\nEach row sums up a workload's repetitions as the terminal's \"" +
-             std::string(kSummaryRowLabel) + "\" row does: ops/s the median (min-max), latency " +
-             "from their histograms merged" +
-             (tool_latency ? " (where a tool such as wrk or h2load printed it: the median of "
-                             "its figures, max the largest)"
-                           : "") +
-             ", errors summed.\n";
-    }
+    // definition this is for every row (the ops/s min-max, of several repetitions, is in its cell).
+    out += markdown_rows_definition(r.workloads);
     // Each workload's load (workload_load, the terminal's and the HTML report's header) and what
     // its workers could not measure (not_measured_lines: the terminal's words under its table),
     // so that a tool's unmeasured figure never passes for the 0 or "-" in its row.

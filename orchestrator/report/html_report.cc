@@ -118,10 +118,8 @@ std::string figures_table(const results::WorkloadResult& w) {
     }
   }
   if (!w.repetitions.empty()) {
-    const auto ops = w.ops_per_second();
     row(
-        kSummaryRowLabel,
-        fmt::format("{} ({}-{})", rate_text(ops.median), rate_text(ops.min), rate_text(ops.max)),
+        kSummaryRowLabel, summary_row_ops(w),
         w.measured("bytes_received") ? format_megabytes_per_second(w.bytes_per_second().median)
                                      : "-",
         [&](double p) { return w.latency_at(p); }, results::count_text(w.error_count()), "",
@@ -130,10 +128,10 @@ std::string figures_table(const results::WorkloadResult& w) {
     out += fmt::format(
         "<tr class=\"summary-definition\"><td class=\"text\"></td><td colspan=\"10\" "
         "class=\"text\">{}</td></tr>\n",
-        escape(summary_row_definition(
-            w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
-            w.latency.total_count() > 0 ? std::string() : w.latency_tool(),
-            summary_row_no_latency(w))));
+        escape(
+            summary_row_definition(w.repetitions.size(), summary_row_ops_range(w),
+                                   w.latency.total_count() > 0 ? std::string() : w.latency_tool(),
+                                   summary_row_no_latency(w))));
   }
   return out + "</table>\n";
 }

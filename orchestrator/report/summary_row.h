@@ -9,11 +9,30 @@
 #include <cstddef>
 #include <string>
 
+#include "orchestrator/report/rate_text.h"
 #include "orchestrator/results/results.h"
 
 namespace benchgate::report {
 
 inline constexpr const char* kSummaryRowLabel = "all reps";
+
+// Whether the summary row stands for one repetition: it then repeats that repetition's figures,
+// and every report says so rather than give a median of one or a range from a figure to itself.
+inline bool summary_row_is_single(size_t repetitions) { return repetitions == 1; }
+
+// The ops/s min-max as the reports write it, "9500-10200".
+inline std::string summary_row_ops_range(const results::WorkloadResult& w) {
+  const results::Spread ops = w.ops_per_second();
+  return rate_text(ops.min) + "-" + rate_text(ops.max);
+}
+
+// The summary row's ops/s cell of the HTML report and the Markdown summary: the median with the
+// min-max, "10000 (9500-10200)", and one repetition's figure alone.
+inline std::string summary_row_ops(const results::WorkloadResult& w) {
+  const std::string median = rate_text(w.ops_per_second().median);
+  if (summary_row_is_single(w.repetitions.size())) return median;
+  return median + " (" + summary_row_ops_range(w) + ")";
+}
 
 // "ops/s, MB/s: median of 3 repetitions (ops/s 9.5k-10.2k); latency: their histograms merged;
 // errors: summed"; `ops_range` is the ops/s min-max as the report writes it. A workload whose
@@ -27,7 +46,7 @@ inline std::string summary_row_definition(size_t repetitions, const std::string&
                                           const std::string& latency_tool = "",
                                           const std::string& no_latency = "") {
   const std::string none = "latency: none (" + no_latency + ")";
-  if (repetitions == 1) {
+  if (summary_row_is_single(repetitions)) {
     return "a single repetition: the row repeats its figures" +
            (no_latency.empty() ? std::string() : "; " + none);
   }

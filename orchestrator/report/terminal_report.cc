@@ -410,7 +410,7 @@ std::string workload_table(const results::WorkloadResult& w) {
     // an open-loop repetition's diagnostics.
     out += fmt::format(
         "  {:<10} {}\n", "",
-        summary_row_definition(w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
+        summary_row_definition(w.repetitions.size(), summary_row_ops_range(w),
                                w.latency.total_count() > 0 ? std::string() : w.latency_tool(),
                                summary_row_no_latency(w)));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";

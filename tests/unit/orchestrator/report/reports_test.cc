@@ -324,7 +324,7 @@ TEST(MarkdownSummary, AGatesExplanationWritesItsFigureAsTheTablesDo) {
   ASSERT_EQ(report.gates[1].outcome.explanation,
             "1000 ops/s (median of 1 repetition) within min 500 ops/s");
   const std::string md = markdown_summary({report});
-  EXPECT_NE(md.find("| 1000 (1000-1000) | 50us | 1ms |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| hello | 1000 | 50us | 1ms |"), std::string::npos) << md;
   EXPECT_NE(md.find("| latency.p99 | 1ms | 2ms | 1ms (1 repetition merged)"), std::string::npos)
       << md;
   EXPECT_NE(md.find("| throughput.rps | 1000 ops/s | 500 ops/s | 1000 ops/s (median"),
@@ -1032,6 +1032,54 @@ TEST(SummaryRow, OneRepetitionAndNoSuccessAreSaidPlainly) {
                                         "; latency: none (no operation succeeded)\n"),
             std::string::npos)
       << workload_table(failed);
+}
+
+// The HTML report's and the Markdown summary's ops/s cell of one repetition is its figure, with
+// no range from it to itself ("48078 (48078-48078)" before), and the Markdown's sentence under
+// its table says what its rows are: a single repetition repeated, or why a latency is "-"
+// (before: "their histograms merged" whatever the count).
+TEST(SummaryRow, OneRepetitionHasNoRangeInTheHtmlAndMarkdownReports) {
+  const auto one = measured("hello", "default", {48078});
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.workloads = {one};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<tr><td class=\"text\">all reps</td><td>48078</td>"), std::string::npos);
+  EXPECT_EQ(html.find("48078-48078"), std::string::npos);
+
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.workloads = {one};
+  std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| workload | ops/s | p50 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| hello | 48078 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\nEach workload had a single repetition: its row repeats that repetition's "
+                    "figures, as the terminal's \"all reps\" row does.\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("48078-48078"), std::string::npos) << md;
+  EXPECT_EQ(md.find("histograms merged"), std::string::npos) << md;
+
+  // Beside a workload of three: the header and the sentence are the general ones, and the
+  // sentence says the single row and the latency of the workload where nothing succeeded.
+  auto failed = measured("bad", "default", {0});
+  failed.latency = {};
+  failed.repetitions[0].latency = {};
+  failed.repetitions[0].operations = 100;
+  failed.repetitions[0].errors["status"] = 100;
+  report.result.workloads = {measured("many", "default", {1000, 2000, 3000}), one, failed};
+  md = markdown_summary({report});
+  EXPECT_NE(md.find("| workload | ops/s (median, min-max) | p50 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| many | 2000 (1000-3000) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| hello | 48078 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| bad | 0 | - | - | - |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\nEach row sums up a workload's repetitions as the terminal's \"all reps\" "
+                    "row does: ops/s the median (min-max), latency from their histograms merged, "
+                    "errors summed; a row of a single repetition repeats its figures, with no "
+                    "range; a latency of \"-\" is none (no operation succeeded).\n"),
+            std::string::npos)
+      << md;
 }
 
 // A worker adapter's workload has no histogram: its summary latency is the median of the
