@@ -31,6 +31,9 @@ struct JobOptions {
   // A Submit's deferred_promote: `promote` names the baseline, but the job does not promote its
   // run itself; a later Promote naming the job may (orchestrator_service.h).
   bool promote_deferred = false;
+  // With promote_deferred: the SHA-256 (hex) of the Submit's promote_key, which a Promote must
+  // carry (promote_key.h). Only the digest is kept, and nothing returns it to any client.
+  std::string promote_key_sha256;
   bool strict = false;
   // A scenario a client sent: the longest its run may go (serve --max-run-seconds), after
   // which it is stopped as a cancel stops it; 0: no limit (the operator's scenarios).

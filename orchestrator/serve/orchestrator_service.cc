@@ -10,6 +10,7 @@
 
 #include "common/net/host_port.h"
 #include "common/util/baseline_name.h"
+#include "orchestrator/serve/promote_key.h"
 
 namespace benchgate::serve {
 namespace {
@@ -154,8 +155,23 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
       return {grpc::StatusCode::INVALID_ARGUMENT,
               "field 'deferred_promote': " + baseline_name_problem(request->deferred_promote())};
     }
+    // The key ties the later Promote to this client: without one, any client that read the
+    // job's id from ListRuns could promote it (promote_key.h).
+    if (request->promote_key().size() < kMinPromoteKeyBytes) {
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              request->promote_key().empty()
+                  ? "field 'promote_key' is empty: a job submitted with deferred_promote needs "
+                    "the key its client's later Promote will carry"
+                  : "field 'promote_key' has " + std::to_string(request->promote_key().size()) +
+                        " bytes; at least " + std::to_string(kMinPromoteKeyBytes) +
+                        " random bytes, so that no other client can guess it"};
+    }
     options.promote = request->deferred_promote();
     options.promote_deferred = true;
+    options.promote_key_sha256 = promote_key_digest(request->promote_key());
+  } else if (!request->promote_key().empty()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "field 'promote_key' is for a job submitted with deferred_promote"};
   }
   options.strict = request->strict();
   if (request->scenario_case() == v1::SubmitRequest::kContent) {

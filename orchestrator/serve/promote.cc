@@ -11,6 +11,7 @@
 #include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/promote_key.h"
 
 namespace benchgate::serve {
 
@@ -93,6 +94,17 @@ grpc::Status OrchestratorService::Promote(grpc::ServerContext*, const v1::Promot
                   "--keep-finished ended jobs)" +
                   nothing};
     }
+    // Another client's job (its key differs) is refused before anything else is said about it
+    // or done with it, its already-promoted runs included; the message is the same whatever
+    // the keys are, so it tells nothing about the job's.
+    if (job->options().promote_deferred &&
+        !promote_key_matches(request->promote_key(), job->options().promote_key_sha256)) {
+      return {grpc::StatusCode::PERMISSION_DENIED,
+              "job " + std::to_string(id) +
+                  " was submitted by another client: only the client that submitted it, with "
+                  "its promote_key, may promote it" +
+                  nothing};
+    }
     jobs.push_back(std::move(job));
   }
   // The same jobs promoted together before: a client asking again after its answer was lost
@@ -132,7 +144,7 @@ grpc::Status OrchestratorService::Promote(grpc::ServerContext*, const v1::Promot
     listed +=
         (i == 0 ? "" : ", ") + std::to_string(runs[i]) + " (job " + std::to_string(ids[i]) + ")";
   }
-  // The operator's record: Promote knows no client (README "Security").
+  // The operator's record of what each Promote added.
   std::fprintf(stderr, "serve: Promote added run%s %s to baseline '%s'\n",
                jobs.size() > 1 ? "s" : "", listed.c_str(), shown_text(baseline).c_str());
   return grpc::Status::OK;

@@ -45,8 +45,8 @@ grpc::Status check_promote_later(v1::Orchestrator::Stub& stub, const std::string
 }
 
 int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
-                     const std::string& baseline, const std::vector<WatchedJob>& jobs,
-                     int exit_code) {
+                     const std::string& baseline, const std::string& key,
+                     const std::vector<WatchedJob>& jobs, int exit_code) {
   const std::string name = "'" + shown_text(baseline) + "'";
   // As a local run: an interrupt stops what was asked for, the runs completed before it
   // included, and the invocation exits 3 (its jobs keep their own exit codes on the service).
@@ -70,6 +70,7 @@ int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
   }
   v1::PromoteRequest request;
   request.set_baseline(baseline);
+  request.set_promote_key(key);
   for (const WatchedJob& job : jobs) request.add_job_ids(job.job_id);
   v1::PromoteResponse response;
   grpc::Status status = ask(stub, request, response);

@@ -29,8 +29,10 @@ grpc::Status check_promote_later(v1::Orchestrator::Stub& stub, const std::string
 // each run promoted; otherwise asks nothing and says why no run was. Returns the invocation's
 // exit code: 3 after an interrupt (as a local run), or when the service refused the runs (none
 // was added) or its answer never came (then it says it cannot tell, never that none was added).
+// `key`: the promote_key every job was submitted with, which proves to the service that this
+// client submitted them.
 int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
-                     const std::string& baseline, const std::vector<WatchedJob>& jobs,
-                     int exit_code);
+                     const std::string& baseline, const std::string& key,
+                     const std::vector<WatchedJob>& jobs, int exit_code);
 
 }  // namespace benchgate::serve

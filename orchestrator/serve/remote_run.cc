@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
+#include "common/security/token.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -244,7 +245,16 @@ int remote_run(const RemoteRunOptions& options) {
   // run holds it (docs/GATES.md, "Series and baselines"). A service without Promote, or one
   // that refuses the name, is found before anything is submitted.
   const bool promote_later = !options.job.promote.empty() && options.files.size() > 1;
+  // This invocation's secret, sent with each deferred job and with the Promote: the service
+  // promotes them only for the client holding it (promote_key.h).
+  std::string promote_key;
   if (promote_later) {
+    auto key = security::random_token();
+    if (!key) {
+      std::fprintf(stderr, "error: %s\n", key.message().c_str());
+      return cli::kExitRunError;
+    }
+    promote_key = *key;
     const grpc::Status status = check_promote_later(*stub, options.job.promote);
     if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
       std::fprintf(stderr,
@@ -259,7 +269,8 @@ int remote_run(const RemoteRunOptions& options) {
       return exit_code_for(status);
     }
   }
-  auto request_for = [&options, promote_later](const SubmittedFile& file, bool validate_only) {
+  auto request_for = [&options, promote_later, &promote_key](const SubmittedFile& file,
+                                                             bool validate_only) {
     v1::SubmitRequest request;
     if (file.by_name) {
       request.set_name(file.name);  // the service's own file; NOT_FOUND names a missing one
@@ -273,6 +284,7 @@ int remote_run(const RemoteRunOptions& options) {
     request.set_baseline(options.job.baseline);
     if (promote_later) {
       request.set_deferred_promote(options.job.promote);
+      request.set_promote_key(promote_key);
     } else {
       request.set_promote(options.job.promote);
     }
@@ -345,7 +357,8 @@ int remote_run(const RemoteRunOptions& options) {
     watched.push_back({id, run_id});
   }
   if (promote_later) {
-    exit_code = promote_together(*stub, options.server, options.job.promote, watched, exit_code);
+    exit_code = promote_together(*stub, options.server, options.job.promote, promote_key, watched,
+                                 exit_code);
   }
   return exit_code;
 }

@@ -14,17 +14,22 @@
 #include "executor_test_support.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/promote_key.h"
 
 namespace benchgate::serve {
 namespace {
 
 using testing::ExecutorBench;
 
+// The key of the client that submitted the jobs (`run --server` sends 64 hex digits).
+const std::string kOwnerKey(64, 'a');
+
 grpc::Status promote(OrchestratorService& service, const std::string& baseline,
                      const std::vector<uint64_t>& jobs, v1::PromoteResponse* response = nullptr,
-                     bool validate_only = false) {
+                     bool validate_only = false, const std::string& key = kOwnerKey) {
   v1::PromoteRequest request;
   request.set_baseline(baseline);
+  request.set_promote_key(key);
   for (uint64_t job : jobs) request.add_job_ids(job);
   request.set_validate_only(validate_only);
   v1::PromoteResponse ignored;
@@ -41,6 +46,7 @@ JobOptions deferred(const std::string& baseline) {
   JobOptions options;
   options.promote = baseline;
   options.promote_deferred = true;
+  options.promote_key_sha256 = promote_key_digest(kOwnerKey);
   return options;
 }
 
@@ -102,6 +108,47 @@ TEST(Promote, DeferredJobsRunsJoinTogetherOnceAndAskingAgainSaysSo) {
   EXPECT_EQ(again.error_message(),
             "job 1 was promoted to 'main' already, by a request naming jobs 1, 2; nothing was "
             "added to 'main'");
+}
+
+// Only the client that submitted the jobs, holding its key, promotes them: a third party that
+// read the job ids from ListRuns, without the key or with another, is refused naming the job
+// and nothing about the key, and adds nothing (before, any client could: a review promoted one
+// job of another client's invocation whose other file had failed its gate).
+TEST(Promote, OnlyTheClientHoldingTheJobsKeyPromotesThem) {
+  ExecutorBench bench;
+  script_runs(bench, 2);
+  auto a = bench.submit(testing::short_scenario(), "client", deferred("main"));
+  auto b = bench.submit(testing::short_scenario(), "client", deferred("main"));
+  ASSERT_TRUE(a && b);
+  ExecutorBench::wait_end(*a);
+  ExecutorBench::wait_end(*b);
+  ASSERT_EQ(a->status().exit_code, cli::kExitOk);
+  ASSERT_EQ(b->status().exit_code, cli::kExitOk);
+  OrchestratorService service(bench.queue(), allowing({"main"}));
+  service.set_store(&bench.db());
+
+  const std::string refusal = "job " + std::to_string(a->id()) +
+                              " was submitted by another client: only the client that submitted "
+                              "it, with its promote_key, may promote it; nothing was added to "
+                              "'main'";
+  for (const std::string& key : {std::string(), std::string(64, 'b'), kOwnerKey + "a"}) {
+    const grpc::Status stranger = promote(service, "main", {a->id()}, nullptr, false, key);
+    EXPECT_EQ(stranger.error_code(), grpc::StatusCode::PERMISSION_DENIED) << key;
+    EXPECT_EQ(stranger.error_message(), refusal) << key;
+  }
+  EXPECT_EQ(entries(bench.db(), "main"), 0u);
+
+  v1::PromoteResponse response;
+  ASSERT_TRUE(promote(service, "main", {a->id(), b->id()}, &response).ok());
+  EXPECT_EQ(response.run_ids_size(), 2);
+  EXPECT_EQ(entries(bench.db(), "main"), 2u);
+  // Promoted, the jobs' runs are not told to a stranger asking again either.
+  response.Clear();
+  const grpc::Status again =
+      promote(service, "main", {a->id(), b->id()}, &response, false, std::string(64, 'b'));
+  EXPECT_EQ(again.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(response.run_ids_size(), 0);
+  EXPECT_EQ(entries(bench.db(), "main"), 2u);
 }
 
 // Each job that may not join is refused naming it and why, with the good job beside it: none

@@ -55,6 +55,7 @@ class FakeService final : public v1::Orchestrator::Service {
   bool promote_answer_lost = false;  // the first is committed, then answered DEADLINE_EXCEEDED
   std::atomic<int> promote_checks{0};
   std::vector<std::vector<uint64_t>> promoted;
+  std::vector<std::string> submit_keys, promote_keys;  // promote_key of each submission, Promote
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
@@ -76,6 +77,7 @@ class FakeService final : public v1::Orchestrator::Service {
     last_name = request->content().file_name();
     last_text = request->content().text();
     promote_fields += request->promote() + "/" + request->deferred_promote() + "\n";
+    submit_keys.push_back(request->promote_key());
     response->set_job_id(6 + submitted);
     if (last_name.ends_with("fails.toml")) failing.insert(response->job_id());
     return grpc::Status::OK;
@@ -111,6 +113,7 @@ class FakeService final : public v1::Orchestrator::Service {
       return grpc::Status::OK;
     }
     promoted.emplace_back(request->job_ids().begin(), request->job_ids().end());
+    promote_keys.push_back(request->promote_key());
     for (uint64_t job : request->job_ids()) response->add_run_ids(static_cast<int64_t>(job) + 100);
     if (promote_answer_lost) {
       promote_answer_lost = false;
@@ -178,6 +181,23 @@ TEST_F(RemoteRun, SeveralFilesRunsArePromotedTogetherWhenTheInvocationExits0) {
   EXPECT_EQ(out,
             "promoted run 107 (job 7) to baseline 'main'\npromoted run 108 (job 8) to baseline "
             "'main'\n");
+  // One secret of this invocation (32 random bytes as hex) goes with every job and with the
+  // Promote: only this client can promote them.
+  ASSERT_EQ(service_.submit_keys.size(), 2u);
+  EXPECT_EQ(service_.submit_keys[0].size(), 64u);
+  EXPECT_EQ(service_.submit_keys[1], service_.submit_keys[0]);
+  ASSERT_EQ(service_.promote_keys.size(), 1u);
+  EXPECT_EQ(service_.promote_keys[0], service_.submit_keys[0]);
+}
+
+// A second invocation makes a key of its own: one client's key promotes no other's jobs.
+TEST_F(RemoteRun, EachInvocationSendsAKeyOfItsOwn) {
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "main")), cli::kExitOk);
+  EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "main")), cli::kExitOk);
+  ::testing::internal::GetCapturedStdout();
+  ASSERT_EQ(service_.promote_keys.size(), 2u);
+  EXPECT_NE(service_.promote_keys[0], service_.promote_keys[1]);
 }
 
 // One file's failed gate holds every run back, as a local run holds them: no Promote.

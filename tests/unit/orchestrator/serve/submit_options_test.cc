@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/promote_key.h"
 
 namespace benchgate::serve {
 namespace {
@@ -171,12 +172,14 @@ TEST(SubmitOptions, ADeferredPromotionIsCheckedAsPromoteIsNamingItsField) {
   AdmissionPolicy policy;
   policy.allowed_promotions = {"nightly"};
   OrchestratorService service(queue, policy);
-  auto submit = [&service](const std::string& promote, const std::string& deferred) {
+  auto submit = [&service](const std::string& promote, const std::string& deferred,
+                           const std::string& key = std::string(64, 'k')) {
     v1::SubmitRequest request;
     request.mutable_content()->set_file_name("client.toml");
     request.mutable_content()->set_text(kScenario);
     request.set_promote(promote);
     request.set_deferred_promote(deferred);
+    request.set_promote_key(key);
     v1::SubmitResponse response;
     return service.Submit(nullptr, &request, &response);
   };
@@ -199,12 +202,30 @@ TEST(SubmitOptions, ADeferredPromotionIsCheckedAsPromoteIsNamingItsField) {
   EXPECT_EQ(both.error_message(),
             "fields 'promote' and 'deferred_promote' exclude each other: a job promotes its run "
             "itself when it exits 0, or leaves it to a later Promote");
+  // The key that lets only this client promote the job later: required, not guessable, and
+  // only beside deferred_promote.
+  const grpc::Status keyless = submit("", "nightly", "");
+  EXPECT_EQ(keyless.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(keyless.error_message(),
+            "field 'promote_key' is empty: a job submitted with deferred_promote needs the key "
+            "its client's later Promote will carry");
+  const grpc::Status short_key = submit("", "nightly", "12345");
+  EXPECT_EQ(short_key.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(short_key.error_message(),
+            "field 'promote_key' has 5 bytes; at least 16 random bytes, so that no other client "
+            "can guess it");
+  const grpc::Status stray = submit("nightly", "");
+  EXPECT_EQ(stray.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(stray.error_message(),
+            "field 'promote_key' is for a job submitted with deferred_promote");
   EXPECT_TRUE(queue.list().empty());
   ASSERT_TRUE(submit("", "nightly").ok());
   auto job = queue.find(queue.list().front().id);
   ASSERT_TRUE(job);
   EXPECT_EQ(job->options().promote, "nightly");
   EXPECT_TRUE(job->options().promote_deferred);
+  // Only the key's digest is kept.
+  EXPECT_EQ(job->options().promote_key_sha256, promote_key_digest(std::string(64, 'k')));
 }
 
 // A validate_only Submit checks as Submit does and queues nothing: `run --server a.toml
