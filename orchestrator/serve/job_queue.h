@@ -61,6 +61,8 @@ class JobQueue {
   // max_waiting, else the jobs the first of them would have ahead (a Submit with validate_only
   // and jobs_to_submit; `run --server` with several files asks for room for all of them).
   Expected<uint32_t> would_accept(size_t jobs, bool& full) const;
+  // serve --keep-finished: how many ended jobs are held (a forgotten one cannot be promoted).
+  size_t finished_kept() const { return limits_.finished_kept; }
   std::shared_ptr<Job> find(uint64_t id) const;
   std::vector<JobStatus> list() const;  // newest first
   // Cancels a queued or running job; nullptr for an unknown id.

@@ -211,6 +211,20 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
                   "holds at most " +
                   max + " (serve --max-queued " + max + "); submit at most " + max + " at a time"};
     }
+    // Deferred jobs are promoted once every one has ended; more of them than the service keeps
+    // ended jobs would have the first forgotten by then, and the Promote refused after every
+    // run was spent (`job 1 is not held`). Other clients' jobs ending in between can still
+    // push them out: this refuses only what could never work.
+    const size_t kept = queue_.finished_kept();
+    if (options.promote_deferred && request->jobs_to_submit() > kept) {
+      const std::string k = std::to_string(kept);
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              std::to_string(request->jobs_to_submit()) +
+                  " runs to promote together can never all be held until they are promoted: "
+                  "this service keeps the newest " +
+                  k + " ended jobs (serve --keep-finished " + k + "); promote at most " + k +
+                  " scenario files at a time"};
+    }
     // Room for every job the client will submit, not for one: `run --server a.toml b.toml`
     // against a queue with room for one passed the check and then overflowed it.
     auto accepted = queue_.would_accept(std::max<size_t>(request->jobs_to_submit(), 1), full);

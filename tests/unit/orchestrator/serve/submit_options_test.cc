@@ -228,6 +228,40 @@ TEST(SubmitOptions, ADeferredPromotionIsCheckedAsPromoteIsNamingItsField) {
   EXPECT_EQ(job->options().promote_key_sha256, promote_key_digest(std::string(64, 'k')));
 }
 
+// Several files' deferred jobs are promoted once all have ended: more than the service keeps
+// ended jobs (serve --keep-finished) are refused before any is submitted, as a request that
+// could never succeed (before, `run --server --promote main a.toml b.toml` against
+// --keep-finished 1 ran both and then exited 3, "job 1 is not held").
+TEST(SubmitOptions, MoreDeferredJobsThanTheServiceKeepsEndedAreRefusedBeforeAnyIsSubmitted) {
+  RecordingExecutor executor;
+  JobQueueLimits limits;
+  limits.finished_kept = 1;
+  JobQueue queue(executor, limits);
+  AdmissionPolicy policy;
+  policy.allowed_promotions = {"main"};
+  OrchestratorService service(queue, policy);
+  auto check = [&service](uint32_t jobs, const std::string& deferred) {
+    v1::SubmitRequest request;
+    request.mutable_content()->set_file_name("client.toml");
+    request.mutable_content()->set_text(kScenario);
+    request.set_deferred_promote(deferred);
+    if (!deferred.empty()) request.set_promote_key(std::string(64, 'k'));
+    request.set_validate_only(true);
+    request.set_jobs_to_submit(jobs);
+    v1::SubmitResponse response;
+    return service.Submit(nullptr, &request, &response);
+  };
+  const grpc::Status two = check(2, "main");
+  EXPECT_EQ(two.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(two.error_message(),
+            "2 runs to promote together can never all be held until they are promoted: this "
+            "service keeps the newest 1 ended jobs (serve --keep-finished 1); promote at most 1 "
+            "scenario files at a time");
+  EXPECT_TRUE(check(1, "main").ok());
+  EXPECT_TRUE(check(2, "").ok());  // not promoted later: nothing to hold
+  EXPECT_TRUE(queue.list().empty());
+}
+
 // A validate_only Submit checks as Submit does and queues nothing: `run --server a.toml
 // b.toml` checks every file so before it submits any, and a refused b.toml leaves no job of
 // a.toml started (before, a.toml's job started at once and was cancelled mid-start).
