@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string_view>
 
 #include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
@@ -34,6 +35,13 @@ bool answered_none_added(grpc::StatusCode code) {
   }
 }
 
+// Asked again after a lost answer, only a refusal of the request itself says that nothing was
+// ever added: a job forgotten since (FAILED_PRECONDITION) or a database failing now (ABORTED)
+// says nothing about what the first request, whose answer was lost, committed.
+bool refused_the_request(grpc::StatusCode code) {
+  return code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::PERMISSION_DENIED;
+}
+
 }  // namespace
 
 grpc::Status check_promote_later(v1::Orchestrator::Stub& stub, const std::string& baseline) {
@@ -41,7 +49,15 @@ grpc::Status check_promote_later(v1::Orchestrator::Stub& stub, const std::string
   request.set_baseline(baseline);
   request.set_validate_only(true);
   v1::PromoteResponse response;
-  return ask(stub, request, response);
+  const grpc::Status status = ask(stub, request, response);
+  // The service names its request's field; the user gave --promote (and "field 'baseline'"
+  // would read as --baseline, another flag).
+  constexpr std::string_view kField = "field 'baseline'";
+  if (const std::string& message = status.error_message(); message.starts_with(kField)) {
+    return {status.error_code(), "--promote" + message.substr(kField.size()),
+            status.error_details()};
+  }
+  return status;
 }
 
 int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
@@ -74,6 +90,7 @@ int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
   for (const WatchedJob& job : jobs) request.add_job_ids(job.job_id);
   v1::PromoteResponse response;
   grpc::Status status = ask(stub, request, response);
+  bool asked_again = false;
   if (!status.ok() && !answered_none_added(status.error_code())) {
     // The answer was lost, not necessarily the request: asked again, the service says whether
     // it added them then (already_promoted) or adds them now, never twice.
@@ -81,17 +98,24 @@ int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
                  server.c_str(), name.c_str(), status.error_message().c_str());
     response.Clear();
     status = ask(stub, request, response);
+    asked_again = true;
   }
   if (!status.ok()) {
-    if (answered_none_added(status.error_code())) {
+    if (asked_again ? refused_the_request(status.error_code())
+                    : answered_none_added(status.error_code())) {
       std::fprintf(stderr, "error: cannot promote the runs to %s on %s, none was added: %s\n",
                    name.c_str(), server.c_str(), status.error_message().c_str());
     } else {
+      // An answer to the repeat (a job forgotten since, a database failing now) still leaves
+      // the first request's outcome unknown.
+      const std::string why =
+          answered_none_added(status.error_code())
+              ? "the first answer was lost, and asked again it answered: " + status.error_message()
+              : "no answer (" + status.error_message() + ")";
       std::fprintf(stderr,
-                   "error: cannot tell whether the runs were promoted to %s on %s: no answer "
-                   "(%s); `orchestrator baseline list %s` on the service's database says\n",
-                   name.c_str(), server.c_str(), status.error_message().c_str(),
-                   shown_text(baseline).c_str());
+                   "error: cannot tell whether the runs were promoted to %s on %s: %s; "
+                   "`orchestrator baseline list %s` on the service's database says\n",
+                   name.c_str(), server.c_str(), why.c_str(), shown_text(baseline).c_str());
     }
     return cli::kExitRunError;
   }

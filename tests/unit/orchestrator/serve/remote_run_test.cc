@@ -54,6 +54,7 @@ class FakeService final : public v1::Orchestrator::Service {
   grpc::StatusCode promote_answer = grpc::StatusCode::OK;
   bool promote_answer_lost = false;  // the first is committed, then answered DEADLINE_EXCEEDED
   std::atomic<int> promote_checks{0};
+  bool promote_refused = false;  // the validate_only check refuses the name
   std::vector<std::vector<uint64_t>> promoted;
   std::vector<std::string> submit_keys, promote_keys;  // promote_key of each submission, Promote
 
@@ -110,6 +111,11 @@ class FakeService final : public v1::Orchestrator::Service {
     }
     if (request->validate_only()) {
       ++promote_checks;
+      if (promote_refused) {
+        return {grpc::StatusCode::PERMISSION_DENIED,
+                "field 'baseline': this service lets its clients promote runs only to "
+                "'nightly' (serve --allow-promote), not to 'main'"};
+      }
       return grpc::Status::OK;
     }
     promoted.emplace_back(request->job_ids().begin(), request->job_ids().end());
@@ -250,6 +256,42 @@ TEST_F(RemoteRun, ALostAnswerIsAskedAgainAndTellsWhatWasPromoted) {
                      "these jobs)\n"),
             std::string::npos)
       << out;
+}
+
+// Asked again after a lost answer, a refusal of a job (forgotten since, as serve
+// --keep-finished forgets) says nothing about what the first request committed: the client
+// cannot tell, never "none was added" (before, it said none was added).
+TEST_F(RemoteRun, ARefusalOfTheRepeatedPromoteCannotTellWhatTheFirstAdded) {
+  service_.promote_answer_lost = true;
+  service_.promote_answer = grpc::StatusCode::FAILED_PRECONDITION;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitRunError) << err;
+  EXPECT_EQ(service_.promoted.size(), 2u);
+  EXPECT_EQ(err.find("none was added:"), std::string::npos) << err;
+  EXPECT_NE(err.find("error: cannot tell whether the runs were promoted to 'main' on 127.0.0.1:" +
+                     std::to_string(port_) +
+                     ": the first answer was lost, and asked again it answered: job 8: "),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(out, "");
+}
+
+// A baseline the service does not allow is named as the flag the user gave, not as the
+// request's field ('baseline', which would read as --baseline); nothing is submitted.
+TEST_F(RemoteRun, ADisallowedPromoteNameIsToldAsTheFlag) {
+  service_.promote_refused = true;
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
+  EXPECT_EQ(service_.submitted.load(), 0);
+  EXPECT_EQ(err,
+            "error: --promote: this service lets its clients promote runs only to "
+            "'nightly' (serve --allow-promote), not to 'main'\n");
 }
 
 // Ctrl-C during the last job's stream, once the service had settled it (exit 0): no Promote,
