@@ -156,17 +156,23 @@ TEST_F(ToolRunnerSpawn, AToolThatClosedItsOutputIsStillStoppedWhenCancelled) {
 // the filter stays for the life of the process.
 TEST_F(ToolRunnerSpawn, AStepBeforeTheExecThatFailsIsNamed) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  const std::string dir = dir_.string();
   EXPECT_EXIT(
       {
-        if (!processes::test_support::refuse_syscall(__NR_setpgid)) std::_Exit(10);
+        // The "threadsafe" style runs the test again in a new process, SetUp included, whose
+        // TearDown never runs: its folder goes before each exit.
+        const auto exit_with = [this](int code) {
+          std::error_code ignored;
+          fs::remove_all(dir_, ignored);
+          std::_Exit(code);
+        };
+        if (!processes::test_support::refuse_syscall(__NR_setpgid)) exit_with(10);
         auto run = run_tool({"/bin/true"}, std::chrono::steady_clock::now() + 30s, {});
-        if (run.ok()) std::_Exit(11);
+        if (run.ok()) exit_with(11);
         if (run.message() != "cannot start /bin/true: setpgid: operation not permitted") {
           std::fprintf(stderr, "message: %s\n", run.message().c_str());
-          std::_Exit(12);
+          exit_with(12);
         }
-        std::_Exit(0);
+        exit_with(0);
       },
       ::testing::ExitedWithCode(0), "");
 }
