@@ -57,8 +57,9 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
   EXPECT_EQ(render_change_table({}, 3), "0 change points in 0 series (0 run values)\n");
 }
 
-// A series of fewer than 2 * 3 runs cannot show a change (docs/GATES.md, "minimum side"): the
-// summary says how many there were, or "0 change points" over a young history reads as stable.
+// A series of fewer than 2 * 3 runs cannot show a change (docs/GATES.md, "Change points": the
+// minimum side): the summary says how many there were, or "0 change points" over a young
+// history reads as stable.
 TEST(ChangeListing, TheSummaryCountsTheSeriesTooShortToShowAChange) {
   store::SeriesChanges five = throughput_drop();
   five.changes.clear();
