@@ -149,6 +149,18 @@ std::string not_with_server(const std::string& flag) {
 
 }  // namespace
 
+serve::JobOptions job_options(const RunFlags& flags, std::map<std::string, std::string> labels) {
+  // By name, not by position: JobOptions grows fields between these (a deferred promote did).
+  serve::JobOptions job;
+  job.commit = flags.commit;
+  job.branch = flags.branch;
+  job.labels = std::move(labels);
+  job.baseline = flags.baseline;
+  job.promote = flags.promote;
+  job.strict = flags.strict;
+  return job;
+}
+
 int run_command(const RunFlags& flags) {
   if (!flags.scenario_names.empty() && flags.server.empty()) {
     std::fprintf(stderr,
@@ -195,8 +207,7 @@ int run_command(const RunFlags& flags) {
   }
   // Every flag is checked before anything runs: a mistake found after the run (a baseline name
   // --promote cannot use) would cost the whole run and exit 3 for a usage error.
-  const serve::JobOptions job{flags.commit,   flags.branch,  *labels,
-                              flags.baseline, flags.promote, flags.strict};
+  const serve::JobOptions job = job_options(flags, *labels);
   if (auto valid = serve::check_job_options(job); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;

@@ -9,6 +9,7 @@
 
 #include "common/util/expected.h"
 #include "orchestrator/cli/remote_worker_flags.h"
+#include "orchestrator/serve/job.h"
 
 namespace CLI {
 class App;
@@ -51,6 +52,11 @@ int run_command(const RunFlags& flags);
 // The --label values as a map, each KEY=VALUE; an error for one without '=' or with an empty
 // key, and for a key given twice (naming both), which the map would keep one of.
 Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std::string>& items);
+
+// The options a run takes per submission (commit, branch, labels, baseline, promote, strict),
+// each from its own flag; what only the service sets (a deferred promote, its key, limits) is
+// left at its default.
+serve::JobOptions job_options(const RunFlags& flags, std::map<std::string, std::string> labels);
 
 // `orchestrator validate FILE...`
 void add_validate_command(CLI::App& app, std::vector<std::string>& files);

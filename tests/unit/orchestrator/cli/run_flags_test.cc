@@ -95,5 +95,30 @@ TEST(RunFlags, ALabelKeyGivenTwiceIsRefusedNamingBothValues) {
   EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"a", "b"}, {"ci", "yes"}}));
 }
 
+// Each flag reaches its own field of what `run --server` submits. A positional initializer had
+// put --strict into the deferred-promote flag inserted before it, so a --server run was
+// submitted without --strict and marked deferred.
+TEST(RunFlags, EachSubmissionFlagReachesItsOwnField) {
+  RunFlags flags;
+  flags.commit = "abc123";
+  flags.branch = "main";
+  flags.baseline = "base";
+  flags.promote = "nightly";
+  flags.strict = true;
+  const serve::JobOptions job = job_options(flags, {{"ci", "yes"}});
+  EXPECT_EQ(job.commit, "abc123");
+  EXPECT_EQ(job.branch, "main");
+  EXPECT_EQ(job.labels, (std::map<std::string, std::string>{{"ci", "yes"}}));
+  EXPECT_EQ(job.baseline, "base");
+  EXPECT_EQ(job.promote, "nightly");
+  EXPECT_TRUE(job.strict);
+  EXPECT_FALSE(job.promote_deferred);
+  EXPECT_EQ(job.promote_key_sha256, "");
+  EXPECT_EQ(job.max_run_ns, 0);
+  EXPECT_FALSE(job.allowed_commands.has_value());
+  flags.strict = false;
+  EXPECT_FALSE(job_options(flags, {}).strict);
+}
+
 }  // namespace
 }  // namespace benchgate::cli
