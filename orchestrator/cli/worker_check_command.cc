@@ -15,6 +15,7 @@
 #include "common/time/clock.h"
 #include "common/units/units.h"
 #include "common/util/shown_list.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -458,12 +459,24 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
 int worker_check_command(const WorkerCheckFlags& flags) {
   auto timeout = parse_duration_ns(flags.timeout);
   if (!timeout || *timeout <= 0) {
-    std::fprintf(stderr, "error: --timeout '%s' is not a positive duration\n",
-                 flags.timeout.c_str());
+    std::fprintf(stderr,
+                 "error: --timeout '%s': expected a positive duration such as 30s (units: ns, "
+                 "us, ms, s, m, h)\n",
+                 shown_text(flags.timeout).c_str());
     return kExitInvalidInput;
   }
   if (flags.command.empty() || flags.command[0].empty()) {
     std::fprintf(stderr, "error: no worker command given (worker-check -- COMMAND...)\n");
+    return kExitInvalidInput;
+  }
+  // A program that is not there is the user's typo, not a worker that broke a rule: said as a
+  // usage error before anything starts, where 'FAIL worker starts' (exit 1) read in CI as a
+  // worker that does not conform.
+  if (!processes::find_executable(flags.command[0])) {
+    std::fprintf(stderr,
+                 "error: worker command '%s': no executable program there (a path, or a name on "
+                 "PATH); nothing was started\n",
+                 shown_text(flags.command[0]).c_str());
     return kExitInvalidInput;
   }
   const auto protocol =

@@ -143,17 +143,20 @@ class WorkerCheckTest(unittest.TestCase):
             self.assertEqual(f.read(), "why\n")
         self.assertEqual(run.leftovers(), [])
 
-    def test_a_worker_that_cannot_start_leaves_no_empty_log_folder(self):
-        # Nothing was started, so nothing logged: no folder is kept or named (README.md,
-        # "Failure behaviour": kept when it holds a log).
+    def test_a_worker_program_that_is_not_there_is_a_usage_error_and_starts_nothing(self):
+        # A mistyped path is the user's error (exit 2), not a worker that broke a rule (exit 1,
+        # which it was: 'FAIL worker starts'); nothing is started, so no log folder is made
+        # (README.md, "Failure behaviour": kept when it holds a log).
         tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
-        run = Run(["worker-check", "--", os.path.join(tmp, "no-such-worker")])
+        missing = os.path.join(tmp, "no-such-worker")
+        run = Run(["worker-check", "--", missing])
         run.env["TMPDIR"] = tmp
         run.run(timeout=60)
-        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
-        self.assertIn("FAIL  worker starts", run.stdout)
-        self.assertNotIn("child process logs", run.stdout)
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+        self.assertEqual(run.stderr, f"error: worker command '{missing}': no executable program "
+                                     "there (a path, or a name on PATH); nothing was started\n")
+        self.assertEqual(run.stdout, "")
         self.assertEqual(os.listdir(tmp), [])
         self.assertEqual(run.leftovers(), [])
 
@@ -162,6 +165,11 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
         run = Run(["worker-check", "--timeout", "soon", "--", "/bin/true"]).run()
         self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+        # A number without a unit is told the units, as every duration flag does.
+        run = Run(["worker-check", "--timeout", "5", "--", "/bin/true"]).run()
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, "error: --timeout '5': expected a positive duration such as 30s "
+                             "(units: ns, us, ms, s, m, h)\n"))
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_worker_passes_every_rule(self):
